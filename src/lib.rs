@@ -1,0 +1,13 @@
+//! Hoshi: a Gomoku/Renju brain.
+//!
+//! Rooms (see README): `game` (board, rules, patterns), `solver` (threat-space search),
+//! `nn` (policy-value network), `search` (MCTS), `engine` (controller, clock),
+//! `protocol` (parsing/formatting of every dialect), `train` (self-play, training, matches).
+pub mod config;
+pub mod engine;
+pub mod game;
+pub mod nn;
+pub mod protocol;
+pub mod search;
+pub mod solver;
+pub mod train;

@@ -1,0 +1,1 @@
+//! TODO(room): filled in by its issue.
