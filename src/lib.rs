@@ -6,6 +6,7 @@
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod logging;
 pub mod nn;
 pub mod protocol;
 pub mod search;

@@ -1,4 +1,49 @@
-fn main() {
-    let t = tch::Tensor::from_slice(&[1.0f32, 2.0]);
-    eprintln!("{}", t.sum(tch::Kind::Float).double_value(&[]));
+//! `pbrain-hoshi`: the Hoshi brain. With no subcommand it speaks the Gomocup protocol (and its
+//! extensions) on stdin/stdout; subcommands run benchmarks and the training pipeline.
+use clap::{Parser, Subcommand};
+use hoshi::config::Config;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "pbrain-hoshi", version, about = "Hoshi, a Gomoku/Renju brain")]
+struct Cli {
+    /// Configuration file (default: hoshi.toml beside the executable, then the repo's config/).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Speak the protocol on stdin/stdout (the default).
+    Engine,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let (config, path) = match Config::discover(cli.config.as_deref()) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("pbrain-hoshi: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = hoshi::logging::init(&config.log) {
+        eprintln!("pbrain-hoshi: {e}");
+        return ExitCode::from(2);
+    }
+    match &path {
+        Some(p) => log::info!("config: {}", p.display()),
+        None => log::info!("config: built-in defaults"),
+    }
+    match cli.command.unwrap_or(Cmd::Engine) {
+        Cmd::Engine => {
+            let thinker = hoshi::search::default_thinker(&config);
+            let input = Box::new(std::io::BufReader::new(std::io::stdin()));
+            let code = hoshi::engine::run(config, input, hoshi::protocol::Output::stdout(), thinker);
+            ExitCode::from(code as u8)
+        }
+    }
 }

@@ -1,0 +1,172 @@
+//! Time management: turns the manager's limits into a deadline for one move.
+//!
+//! The Gomocup rules: a move is late when it takes longer than `min(time_left, timeout_turn)`.
+//! `timeout_turn 0` asks for an answer at once, a negative `timeout_turn` (extended protocol)
+//! means no per-move limit, `timeout_match <= 0` and `time_left = 2147483647` mean no match limit.
+//! We keep `protocol_lag + safety_margin` in hand on every move, so we never lose on time.
+use std::time::Duration;
+
+/// `time_left` value meaning "no match limit".
+pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
+
+/// What the manager told us about time, in milliseconds, plus our own margins.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimeSettings {
+    pub timeout_turn: i64,
+    pub timeout_match: i64,
+    /// The latest `INFO time_left`, if any was sent this match.
+    pub time_left: Option<i64>,
+    pub time_increment: i64,
+    pub protocol_lag: u64,
+    pub safety_margin: u64,
+    pub moves_to_go: u32,
+}
+
+/// The time one move may use, from the moment its command arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Aim to answer by then: the search stops here unless it is already sure.
+    pub target: Duration,
+    /// Never answer later than this.
+    pub hard: Duration,
+}
+
+impl Budget {
+    pub const INSTANT: Budget = Budget {
+        target: Duration::ZERO,
+        hard: Duration::ZERO,
+    };
+
+    pub fn is_unlimited(&self) -> bool {
+        self.hard == Duration::MAX
+    }
+}
+
+impl TimeSettings {
+    /// The budget for the next move. `own_time_used` is what our moves of this match took so far,
+    /// used only when the manager sends `timeout_match` without `time_left`.
+    pub fn budget(&self, own_time_used: Duration) -> Budget {
+        let overhead = self.protocol_lag + self.safety_margin;
+        let turn_cap: Option<u64> = match self.timeout_turn {
+            0 => return Budget::INSTANT,
+            t if t < 0 => None,
+            t => Some((t as u64).saturating_sub(overhead)),
+        };
+        let left = match self.time_left {
+            Some(t) if t >= UNLIMITED_TIME_LEFT => None,
+            Some(t) => Some(t),
+            None if self.timeout_match > 0 => {
+                Some(self.timeout_match - own_time_used.as_millis().min(i64::MAX as u128) as i64)
+            }
+            None => None,
+        };
+        let (match_cap, share) = match left {
+            None => (None, None),
+            Some(left) => {
+                let left = left.max(0) as u64;
+                let usable = left.saturating_sub(overhead);
+                // Spend a share of what is left, plus the increment we get back; never bet more
+                // than a third of the remaining time on one move.
+                let increment = self.time_increment.max(0) as u64;
+                let share = usable / u64::from(self.moves_to_go.max(1)) + increment;
+                (Some(usable / 3 + increment.min(usable)), Some(share))
+            }
+        };
+        let hard = match (turn_cap, match_cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let target = match (hard, share) {
+            (Some(h), Some(s)) => Some(h.min(s)),
+            (h, s) => h.or(s),
+        };
+        match (target, hard) {
+            (Some(t), Some(h)) => Budget {
+                target: Duration::from_millis(t),
+                hard: Duration::from_millis(h),
+            },
+            _ => Budget {
+                target: Duration::MAX,
+                hard: Duration::MAX,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(turn: i64, matc: i64, left: Option<i64>) -> TimeSettings {
+        TimeSettings {
+            timeout_turn: turn,
+            timeout_match: matc,
+            time_left: left,
+            time_increment: 0,
+            protocol_lag: 40,
+            safety_margin: 60,
+            moves_to_go: 25,
+        }
+    }
+
+    fn ms(b: Duration) -> u64 {
+        b.as_millis() as u64
+    }
+
+    #[test]
+    fn zero_turn_means_instant() {
+        assert_eq!(settings(0, 0, None).budget(Duration::ZERO), Budget::INSTANT);
+    }
+
+    #[test]
+    fn turn_limit_only_keeps_the_margin() {
+        let b = settings(5000, 0, None).budget(Duration::ZERO);
+        assert_eq!(ms(b.hard), 4900);
+        assert_eq!(ms(b.target), 4900);
+    }
+
+    #[test]
+    fn fastgame_shares_the_match_time() {
+        // Gomocup fastgame: 5 s a move, 120 s a match.
+        let b = settings(5000, 120_000, Some(120_000)).budget(Duration::ZERO);
+        assert!(ms(b.hard) <= 4900);
+        assert_eq!(ms(b.target), (120_000 - 100) / 25);
+        // Late in the match, the share shrinks and the hard cap stays under a third of what is left.
+        let b = settings(5000, 120_000, Some(3000)).budget(Duration::ZERO);
+        assert!(ms(b.hard) <= (3000 - 100) / 3);
+        assert!(b.target <= b.hard);
+    }
+
+    #[test]
+    fn no_time_left_or_negative_is_survivable() {
+        let b = settings(5000, 120_000, Some(-50)).budget(Duration::ZERO);
+        assert_eq!(ms(b.hard), 0);
+        let b = settings(5000, 120_000, Some(50)).budget(Duration::ZERO);
+        assert_eq!(ms(b.hard), 0);
+    }
+
+    #[test]
+    fn unlimited_everything() {
+        let b = settings(-1, 0, Some(UNLIMITED_TIME_LEFT)).budget(Duration::ZERO);
+        assert!(b.is_unlimited());
+        let b = settings(-1, 0, None).budget(Duration::ZERO);
+        assert!(b.is_unlimited());
+    }
+
+    #[test]
+    fn match_limit_without_time_left_uses_our_own_accounting() {
+        let fresh = settings(-1, 60_000, None).budget(Duration::ZERO);
+        let later = settings(-1, 60_000, None).budget(Duration::from_secs(50));
+        assert!(later.hard < fresh.hard);
+        assert!(ms(later.hard) <= (10_000 - 100) / 3);
+    }
+
+    #[test]
+    fn increment_is_added_to_the_share() {
+        let mut s = settings(-1, 0, Some(10_000));
+        let base = s.budget(Duration::ZERO);
+        s.time_increment = 1000;
+        let inc = s.budget(Duration::ZERO);
+        assert_eq!(ms(inc.target), ms(base.target) + 1000);
+    }
+}

@@ -1,0 +1,542 @@
+//! The search controller: owns the game, the clock and the thinker; turns commands into answers.
+//!
+//! One thread reads stdin and feeds the parser; this controller receives its commands and the
+//! results of searches over one channel, so STOP, yxstop and END act while a search runs.
+use super::clock::TimeSettings;
+use super::game_state::{GameState, PositionError};
+use super::worker::RunningSearch;
+use crate::config::Config;
+use crate::game::{Point, Rule};
+use crate::protocol::{format, Command, InfoKey, Output, Parsed};
+use crate::search::{Limits, ThinkRequest, ThinkResult, Thinker};
+use crossbeam_channel::{Receiver, Sender};
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+/// Everything that reaches the controller.
+pub enum Event {
+    /// A parsed input line and when it arrived.
+    Input(Parsed, Instant),
+    /// stdin closed.
+    Eof,
+    /// A search finished; the thinker comes back with its result.
+    SearchDone(ThinkResult, Box<dyn Thinker>),
+}
+
+fn search_done(result: ThinkResult, thinker: Box<dyn Thinker>) -> Event {
+    Event::SearchDone(result, thinker)
+}
+
+/// Why a search runs: decides what happens with its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Answer with the move and play it.
+    Play,
+    /// Answer `SUGGEST x,y` and leave the position alone (analysis mode).
+    Suggest,
+    /// Think on the opponent's time; print nothing.
+    Ponder,
+}
+
+struct Active {
+    search: RunningSearch,
+    purpose: Purpose,
+    started: Instant,
+}
+
+/// Settings the manager sends with INFO, beyond the clock.
+#[derive(Debug, Clone)]
+struct Settings {
+    max_nodes: Option<u64>,
+    max_depth: Option<u32>,
+    max_memory: Option<u64>,
+    threads: usize,
+    analysis_mode: bool,
+}
+
+pub struct Controller {
+    config: Config,
+    out: Output,
+    events: Receiver<Event>,
+    sender: Sender<Event>,
+    game: Option<GameState>,
+    rule: Rule,
+    time: TimeSettings,
+    /// Time our own moves took this match (for timeout_match without time_left).
+    own_time_used: Duration,
+    settings: Settings,
+    thinker: Option<Box<dyn Thinker>>,
+    active: Option<Active>,
+    /// Commands that need a quiet engine, held while a move search finishes.
+    deferred: VecDeque<(Parsed, Instant)>,
+    /// Problems with INFO values, reported at the next BEGIN/TURN/BOARD as the protocol asks.
+    pending_errors: Vec<String>,
+}
+
+impl Controller {
+    pub fn new(
+        config: Config,
+        out: Output,
+        thinker: Box<dyn Thinker>,
+        events: Receiver<Event>,
+        sender: Sender<Event>,
+    ) -> Controller {
+        let time = TimeSettings {
+            timeout_turn: config.time.default_timeout_turn_ms,
+            timeout_match: 0,
+            time_left: None,
+            time_increment: 0,
+            protocol_lag: config.time.protocol_lag_ms,
+            safety_margin: config.time.safety_margin_ms,
+            moves_to_go: config.time.moves_to_go,
+        };
+        let threads = match config.search.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let max_memory = match config.search.default_max_memory_mib {
+            0 => None,
+            mib => Some(mib << 20),
+        };
+        Controller {
+            config,
+            out,
+            events,
+            sender,
+            game: None,
+            rule: Rule::Freestyle,
+            time,
+            own_time_used: Duration::ZERO,
+            settings: Settings {
+                max_nodes: None,
+                max_depth: None,
+                max_memory,
+                threads,
+                analysis_mode: false,
+            },
+            thinker: Some(thinker),
+            active: None,
+            deferred: VecDeque::new(),
+            pending_errors: Vec::new(),
+        }
+    }
+
+    /// Runs until END or the end of input. Returns the process exit code.
+    pub fn run(mut self) -> i32 {
+        while let Ok(event) = self.events.recv() {
+            match event {
+                Event::Input(parsed, at) => {
+                    if self.is_end(&parsed) {
+                        self.out.close();
+                        return 0;
+                    }
+                    self.dispatch(parsed, at);
+                }
+                Event::Eof => {
+                    // The manager closed our input: finish a move we owe, then leave.
+                    if let Some(active) = &self.active {
+                        active.search.stop();
+                        self.wait_for_search();
+                    }
+                    return 0;
+                }
+                Event::SearchDone(result, thinker) => {
+                    self.thinker = Some(thinker);
+                    self.finish_search(result);
+                    self.run_deferred();
+                }
+            }
+        }
+        0
+    }
+
+    fn is_end(&self, parsed: &Parsed) -> bool {
+        matches!(parsed, Parsed::Command(Command::End))
+    }
+
+    /// Handles a command now, or holds it until the running search ends.
+    fn dispatch(&mut self, parsed: Parsed, at: Instant) {
+        if let Some(active) = &self.active {
+            if let Parsed::Command(cmd) = &parsed {
+                if !needs_quiet(cmd) {
+                    self.handle(parsed, at);
+                    return;
+                }
+            } else {
+                self.handle(parsed, at);
+                return;
+            }
+            // A new position ends pondering at once; a move search owes its answer first.
+            if active.purpose == Purpose::Ponder {
+                active.search.stop();
+            }
+            self.deferred.push_back((parsed, at));
+            return;
+        }
+        self.handle(parsed, at);
+    }
+
+    fn run_deferred(&mut self) {
+        while self.active.is_none() {
+            let Some((parsed, at)) = self.deferred.pop_front() else {
+                break;
+            };
+            if self.is_end(&parsed) {
+                self.out.close();
+                std::process::exit(0);
+            }
+            self.handle(parsed, at);
+        }
+    }
+
+    /// Blocks until the running search reports back (used when input ends).
+    fn wait_for_search(&mut self) {
+        while self.active.is_some() {
+            match self.events.recv() {
+                Ok(Event::SearchDone(result, thinker)) => {
+                    self.thinker = Some(thinker);
+                    self.finish_search(result);
+                }
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+
+    fn handle(&mut self, parsed: Parsed, at: Instant) {
+        match parsed {
+            Parsed::Empty => {}
+            Parsed::Unknown { line } => self.out.line(&format::unknown(&line)),
+            Parsed::Error { message } => self.out.line(&format::error(&message)),
+            Parsed::Command(cmd) => self.command(cmd, at),
+        }
+    }
+
+    fn command(&mut self, cmd: Command, at: Instant) {
+        match cmd {
+            Command::Start(n) => self.start(n, n),
+            Command::RectStart(w, h) => self.start(w, h),
+            Command::Restart => match &mut self.game {
+                Some(game) => {
+                    game.restart();
+                    self.own_time_used = Duration::ZERO;
+                    self.out.line(&format::ok());
+                }
+                None => self.out.line(&format::error("RESTART before START")),
+            },
+            Command::Begin => self.position_then_move(at, |game| {
+                if game.board().stone_count() > 0 {
+                    log::warn!("BEGIN on a board with stones: playing for the side to move");
+                }
+                Ok(())
+            }),
+            Command::Turn(p) => self.position_then_move(at, |game| game.opponent_move(p)),
+            Command::Board { stones, search } => {
+                if search {
+                    self.position_then_move(at, |game| game.set_board(&stones));
+                } else {
+                    match self.game_mut() {
+                        Ok(game) => {
+                            if let Err(e) = game.set_board(&stones) {
+                                self.out.line(&format::error(&e.to_string()));
+                            }
+                        }
+                        Err(e) => self.out.line(&format::error(&e)),
+                    }
+                }
+            }
+            Command::Play(p) => match self.game_mut() {
+                Ok(game) => match game.own_move(p) {
+                    Ok(()) => self.out.line(&format::move_answer(p)),
+                    Err(e) => self.out.line(&format::error(&e.to_string())),
+                },
+                Err(e) => self.out.line(&format::error(&e)),
+            },
+            Command::Takeback(p) => match self.game_mut() {
+                Ok(game) => match game.take_back(p) {
+                    Ok(()) => self.out.line(&format::ok()),
+                    Err(e) => self.out.line(&format::error(&e.to_string())),
+                },
+                Err(e) => self.out.line(&format::error(&e)),
+            },
+            Command::Info(key) => self.info(key),
+            Command::About => self.out.line(&format::about(&about_fields())),
+            Command::End => {}
+            Command::Stop => {
+                if let Some(active) = &self.active {
+                    active.search.stop();
+                }
+            }
+            Command::Ponder(ms) => self.ponder(ms),
+            Command::ClearHash => {
+                if let Some(thinker) = &mut self.thinker {
+                    thinker.clear();
+                }
+            }
+            Command::ProtocolVersion => self.out.line(&format::protocol_version(1, 0)),
+            Command::ShowForbid(stones) => self.show_forbid(stones),
+            Command::YxShowInfo => {
+                self.out
+                    .line(&format::message_info_max_thread_num(self.max_threads()));
+                self.out.line(&format::message_info_max_hash_size(0));
+            }
+            Command::YxBlock(points) => match self.game_mut() {
+                Ok(game) => game.block(&points),
+                Err(e) => self.out.line(&format::error(&e)),
+            },
+            Command::YxBlockUndo(points) => match self.game_mut() {
+                Ok(game) => game.unblock(&points),
+                Err(e) => self.out.line(&format::error(&e)),
+            },
+            Command::YxBlockReset => {
+                if let Some(game) = &mut self.game {
+                    game.unblock_all();
+                }
+            }
+            other => self.out.line(&format::error(&format!(
+                "{} is not supported by this version of hoshi",
+                other.name()
+            ))),
+        }
+    }
+
+    fn max_threads(&self) -> usize {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+
+    fn game_mut(&mut self) -> Result<&mut GameState, String> {
+        self.game
+            .as_mut()
+            .ok_or_else(|| "no game: send START first".to_string())
+    }
+
+    fn start(&mut self, width: usize, height: usize) {
+        match GameState::new(width, height, self.rule) {
+            Ok(game) => {
+                self.game = Some(game);
+                self.own_time_used = Duration::ZERO;
+                self.time.time_left = None;
+                self.out.line(&format::ok());
+            }
+            Err(e) => self.out.line(&format::error(&e.to_string())),
+        }
+    }
+
+    fn info(&mut self, key: InfoKey) {
+        match key {
+            InfoKey::TimeoutTurn(v) => self.time.timeout_turn = v,
+            InfoKey::TimeoutMatch(v) => self.time.timeout_match = v,
+            InfoKey::TimeLeft(v) => self.time.time_left = Some(v),
+            InfoKey::TimeIncrement(v) => {
+                if v < 0 {
+                    self.pending_errors
+                        .push(format!("INFO time_increment {v}: must not be negative"));
+                } else {
+                    self.time.time_increment = v;
+                }
+            }
+            InfoKey::ProtocolLag(v) => {
+                if v < 0 {
+                    self.pending_errors
+                        .push(format!("INFO protocol_lag {v}: must not be negative"));
+                } else {
+                    self.time.protocol_lag = v as u64;
+                }
+            }
+            InfoKey::MaxMemory(v) => {
+                self.settings.max_memory = if v <= 0 { None } else { Some(v as u64) };
+                const MIN_USEFUL: i64 = 16 << 20;
+                if v > 0 && v < MIN_USEFUL {
+                    self.pending_errors.push(format!(
+                        "INFO max_memory {v}: too little memory for a search, playing with what there is"
+                    ));
+                }
+            }
+            InfoKey::Rule(code) => match Rule::from_protocol(code) {
+                Some(rule) => {
+                    self.rule = rule;
+                    if let Some(game) = &mut self.game {
+                        game.set_rule(rule);
+                    }
+                }
+                None => self.pending_errors.push(format!(
+                    "INFO rule {code}: unsupported rule (0 freestyle, 1 standard, 2 or 4 renju, 8 caro, 9 caro exactly five); keeping {}",
+                    self.rule
+                )),
+            },
+            InfoKey::MaxNode(v) => {
+                self.settings.max_nodes = if v <= 0 { None } else { Some(v as u64) }
+            }
+            InfoKey::MaxDepth(v) => {
+                self.settings.max_depth = if v <= 0 { None } else { Some(v.min(u32::MAX as i64) as u32) }
+            }
+            InfoKey::ThreadNum(v) => {
+                if v <= 0 {
+                    self.pending_errors
+                        .push(format!("INFO thread_num {v}: must be greater than 0"));
+                } else {
+                    self.settings.threads = (v as usize).min(1024);
+                }
+            }
+            InfoKey::AnalysisMode(v) => self.settings.analysis_mode = v == 1,
+            // Accepted and ignored: they do not change how we play (or not yet).
+            other => log::debug!("INFO ignored: {other:?}"),
+        }
+    }
+
+    /// Sets up the position with `setup`, then searches and answers with a move.
+    fn position_then_move(
+        &mut self,
+        at: Instant,
+        setup: impl FnOnce(&mut GameState) -> Result<(), PositionError>,
+    ) {
+        for e in std::mem::take(&mut self.pending_errors) {
+            self.out.line(&format::error(&e));
+        }
+        let game = match self.game_mut() {
+            Ok(g) => g,
+            Err(e) => {
+                self.out.line(&format::error(&e));
+                return;
+            }
+        };
+        if let Err(e) = setup(game) {
+            self.out.line(&format::error(&e.to_string()));
+            return;
+        }
+        if !game.has_legal_move() {
+            self.out
+                .line(&format::error("no legal move: the board is full"));
+            return;
+        }
+        let purpose = if self.settings.analysis_mode {
+            Purpose::Suggest
+        } else {
+            Purpose::Play
+        };
+        let budget = self.time.budget(self.own_time_used);
+        let limits = Limits {
+            target: at.checked_add(budget.target),
+            hard: at.checked_add(budget.hard),
+            max_nodes: self.settings.max_nodes,
+            max_depth: self.settings.max_depth,
+            threads: self.settings.threads,
+            max_memory_bytes: self.settings.max_memory,
+        };
+        self.start_search(limits, purpose, at);
+    }
+
+    fn ponder(&mut self, ms: Option<i64>) {
+        let Some(game) = &self.game else {
+            self.out.line(&format::error("no game: send START first"));
+            return;
+        };
+        if !game.has_legal_move() {
+            return;
+        }
+        let mut limits = Limits::infinite(self.settings.threads);
+        if let Some(ms) = ms.filter(|&ms| ms >= 0) {
+            limits = Limits::movetime(ms as u64, self.settings.threads);
+        }
+        limits.max_memory_bytes = self.settings.max_memory;
+        self.start_search(limits, Purpose::Ponder, Instant::now());
+    }
+
+    fn start_search(&mut self, limits: Limits, purpose: Purpose, at: Instant) {
+        let game = self.game.as_ref().expect("a game exists when searching");
+        let request = ThinkRequest {
+            board: game.board().clone(),
+            blocked: game.blocked().to_vec(),
+            limits,
+        };
+        let thinker = self.thinker.take().expect("the thinker is home when idle");
+        let search = RunningSearch::start(thinker, request, self.sender.clone(), search_done);
+        self.active = Some(Active {
+            search,
+            purpose,
+            started: at,
+        });
+    }
+
+    fn finish_search(&mut self, result: ThinkResult) {
+        let Some(active) = self.active.take() else {
+            return;
+        };
+        if active.purpose == Purpose::Ponder {
+            return;
+        }
+        self.own_time_used += active.started.elapsed();
+        let game = self.game.as_mut().expect("a game exists after a search");
+        let Some(best) = result.best.or_else(|| game.any_legal_move()) else {
+            self.out.line(&format::error("no legal move"));
+            return;
+        };
+        if self.config.protocol.search_message {
+            self.out.line(&format::message(&super::report::search_message(&result.info)));
+        }
+        match active.purpose {
+            Purpose::Play => {
+                if let Err(e) = game.own_move(best) {
+                    // Never happens with a correct thinker; say so rather than play it.
+                    log::error!("search returned an unplayable move {best}: {e}");
+                    self.out.line(&format::error(&format!("internal error: {e}")));
+                    return;
+                }
+                self.out.line(&format::move_answer(best));
+            }
+            Purpose::Suggest => self.out.line(&format::suggest(best)),
+            Purpose::Ponder => {}
+        }
+    }
+
+    fn show_forbid(&mut self, stones: Option<Vec<(Point, crate::protocol::Field)>>) {
+        match stones {
+            Some(stones) => {
+                // Extended SHOWFORBID: a board of its own; our game stays as it was.
+                let Some(game) = &self.game else {
+                    self.out.line(&format::error("no game: send START first"));
+                    return;
+                };
+                let mut scratch = game.clone();
+                match scratch.set_board(&stones) {
+                    Ok(()) => self
+                        .out
+                        .line(&format::forbid_gomocup(&scratch.forbidden_points())),
+                    Err(e) => self.out.line(&format::error(&e.to_string())),
+                }
+            }
+            None => {
+                let points = self
+                    .game
+                    .as_ref()
+                    .map(|g| g.forbidden_points())
+                    .unwrap_or_default();
+                self.out.line(&format::forbid_yixin(&points));
+            }
+        }
+    }
+}
+
+/// Commands that change the position or need the thinker, so they wait for a search to end.
+fn needs_quiet(cmd: &Command) -> bool {
+    !matches!(
+        cmd,
+        Command::Info(_)
+            | Command::Stop
+            | Command::End
+            | Command::About
+            | Command::ProtocolVersion
+            | Command::YxShowInfo
+    )
+}
+
+fn about_fields() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("name", "hoshi"),
+        ("version", env!("CARGO_PKG_VERSION")),
+        ("author", "The Hoshi developers"),
+        ("country", ""),
+        ("www", ""),
+        ("email", ""),
+    ]
+}

@@ -1,0 +1,77 @@
+//! The one-line search summary sent as `MESSAGE` after each move (AlphaGomoku's format, 2.13):
+//! `depth 1-14 ev 56.2 n 3381 n/s 932 tm 3627 pv Oe4 Xe3 ...`, extended with winrate and drawrate.
+use crate::protocol::format::pv_string;
+use crate::search::{Eval, SearchInfo};
+
+/// `ev` is the expected outcome in percent, or the proven result: `W13` (win in 13 plies),
+/// `L9`, `D`.
+pub fn eval_field(eval: &Eval) -> String {
+    match *eval {
+        Eval::Winrate { .. } => format!("{:.1}", eval.score() * 100.0),
+        Eval::Win(plies) => format!("W{plies}"),
+        Eval::Loss(plies) => format!("L{plies}"),
+        Eval::Draw => "D".to_string(),
+    }
+}
+
+pub fn search_message(info: &SearchInfo) -> String {
+    let mut text = format!(
+        "depth {}-{} ev {}",
+        info.depth_min,
+        info.depth_max,
+        eval_field(&info.eval)
+    );
+    if let Eval::Winrate { win, draw, .. } = info.eval {
+        text.push_str(&format!(
+            " winrate {:.1} drawrate {:.1}",
+            win * 100.0,
+            draw * 100.0
+        ));
+    }
+    text.push_str(&format!(
+        " n {} n/s {} tm {}",
+        info.nodes,
+        info.nodes_per_second(),
+        info.elapsed.as_millis()
+    ));
+    if !info.pv.is_empty() {
+        text.push_str(" pv ");
+        text.push_str(&pv_string(&info.pv));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Color, Point};
+    use std::time::Duration;
+
+    #[test]
+    fn message_has_every_field() {
+        let info = SearchInfo {
+            depth_min: 1,
+            depth_max: 3,
+            eval: Eval::Winrate {
+                win: 0.5,
+                draw: 0.2,
+                loss: 0.3,
+            },
+            nodes: 2000,
+            elapsed: Duration::from_millis(500),
+            pv: vec![(Color::White, Point::new(4, 4)), (Color::Black, Point::new(4, 3))],
+        };
+        let m = search_message(&info);
+        assert_eq!(
+            m,
+            "depth 1-3 ev 60.0 winrate 50.0 drawrate 20.0 n 2000 n/s 4000 tm 500 pv Oe4 Xe3"
+        );
+    }
+
+    #[test]
+    fn proven_results() {
+        assert_eq!(eval_field(&Eval::Win(13)), "W13");
+        assert_eq!(eval_field(&Eval::Loss(9)), "L9");
+        assert_eq!(eval_field(&Eval::Draw), "D");
+    }
+}

@@ -1,0 +1,164 @@
+//! Drives the real `pbrain-hoshi` binary over stdin/stdout, as a manager would.
+#![allow(dead_code)]
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use hoshi::game::Point;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Generous: CI machines are slow and shared, and a brain's move may take its whole budget.
+pub const REPLY_TIMEOUT: Duration = Duration::from_secs(20);
+
+pub struct Brain {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+/// Path of a config file with these extra TOML lines (on top of the shipped defaults).
+pub fn config_with(name: &str, extra: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hoshi-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, extra).unwrap();
+    path
+}
+
+impl Brain {
+    /// Starts the brain with the repo's default config.
+    pub fn start() -> Brain {
+        Brain::start_with_args(&[])
+    }
+
+    pub fn start_with_config(path: &std::path::Path) -> Brain {
+        Brain::start_with_args(&["--config", path.to_str().unwrap()])
+    }
+
+    pub fn start_with_args(args: &[&str]) -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-hoshi"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start pbrain-hoshi");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Brain {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\r\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends raw bytes (no line ending added).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line, or None after `timeout`.
+    pub fn try_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.transcript.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    pub fn line(&mut self) -> String {
+        match self.try_line(REPLY_TIMEOUT) {
+            Some(l) => l,
+            None => panic!("no reply; transcript so far: {:?}", self.transcript),
+        }
+    }
+
+    /// The next line that is not MESSAGE/DEBUG (those are logged by managers).
+    pub fn answer(&mut self) -> String {
+        loop {
+            let l = self.line();
+            if !(l.starts_with("MESSAGE") || l.starts_with("DEBUG")) {
+                return l;
+            }
+        }
+    }
+
+    /// The next answer, which must be a move `x,y`.
+    pub fn expect_move(&mut self) -> Point {
+        let l = self.answer();
+        parse_move(&l).unwrap_or_else(|| panic!("expected a move, got {l:?}; transcript {:?}", self.transcript))
+    }
+
+    /// Asserts that nothing is printed for `wait`.
+    pub fn expect_silence(&mut self, wait: Duration) {
+        if let Some(l) = self.try_line(wait) {
+            panic!("expected no output, got {l:?}");
+        }
+    }
+
+    /// Sends END and waits for the process to exit; returns how long that took.
+    pub fn end(mut self) -> (Duration, ExitStatus) {
+        let t = Instant::now();
+        self.send("END");
+        let status = self.wait_exit(Duration::from_secs(10));
+        (t.elapsed(), status)
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let t = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            if t.elapsed() > timeout {
+                let _ = self.child.kill();
+                panic!("brain did not exit within {timeout:?}");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `x,y` → Point.
+pub fn parse_move(line: &str) -> Option<Point> {
+    let (x, y) = line.trim().split_once(',')?;
+    Some(Point::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
