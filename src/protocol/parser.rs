@@ -647,3 +647,7 @@ pub(crate) fn quote(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;
