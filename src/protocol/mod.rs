@@ -3,6 +3,7 @@
 pub mod command;
 pub mod coords;
 pub mod format;
+pub mod legacy;
 pub mod parser;
 
 pub use command::{Command, Field, InfoKey};

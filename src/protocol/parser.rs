@@ -454,7 +454,8 @@ fn parse_step(word: &str, suffix: &str, args: &str, max: u8) -> Result<u8, Strin
     }
 }
 
-fn parse_info(args: &str) -> Result<InfoKey, String> {
+/// Parses `key value` (what follows `INFO`); shared with the legacy INFO.DAT reader.
+pub(crate) fn parse_info(args: &str) -> Result<InfoKey, String> {
     let (key, value) = split_word(args);
     if key.is_empty() {
         return Err("INFO needs a key".to_string());
