@@ -195,6 +195,9 @@ mod tests {
             m.command(Command::RectStart(20, 15)),
             Command::RectStart(20, 15)
         );
-        assert_eq!(m.command(Command::ShowForbid(None)), Command::ShowForbid(None));
+        assert_eq!(
+            m.command(Command::ShowForbid(None)),
+            Command::ShowForbid(None)
+        );
     }
 }

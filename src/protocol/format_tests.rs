@@ -55,7 +55,10 @@ fn about_line() {
     let line = about(&info);
     assert!(line.starts_with("name=\"hoshi\", version=\""), "{line}");
     assert!(line.contains(&format!("version=\"{}\"", env!("CARGO_PKG_VERSION"))));
-    assert!(!line.contains("country"), "empty fields are left out: {line}");
+    assert!(
+        !line.contains("country"),
+        "empty fields are left out: {line}"
+    );
     info.country = "CZ".into();
     info.www = "https://example.org".into();
     info.email = "a@b.c".into();

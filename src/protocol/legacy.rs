@@ -275,7 +275,9 @@ ooox----------------
     #[test]
     fn bad_plocha() {
         assert!(parse_plocha("").unwrap_err().contains("no board lines"));
-        assert!(parse_plocha("\n \n").unwrap_err().contains("no board lines"));
+        assert!(parse_plocha("\n \n")
+            .unwrap_err()
+            .contains("no board lines"));
         let e = parse_plocha("---\n--\n---\n").unwrap_err();
         assert!(e.contains("line 2") && e.contains("2 squares"), "{e}");
         let e = parse_plocha("---\n-X-\n---\n").unwrap_err();
@@ -319,7 +321,9 @@ ooox----------------
             2147483647
         );
         assert_eq!(
-            parse_timeouts(&format!("{}\n1", i64::MAX)).unwrap().turn_ms(),
+            parse_timeouts(&format!("{}\n1", i64::MAX))
+                .unwrap()
+                .turn_ms(),
             i64::MAX
         );
         assert!(parse_timeouts("").unwrap_err().contains("two lines"));

@@ -38,11 +38,27 @@ const QUOTE_LIMIT: usize = 60;
 pub enum Parsed {
     Command(Command),
     /// Answer `ERROR message`.
-    Error { message: String },
+    Error {
+        message: String,
+    },
     /// Answer `UNKNOWN line`: the command word is not one we know.
-    Unknown { line: String },
+    Unknown {
+        line: String,
+    },
     /// A blank line outside a block: ignore it.
     Empty,
+}
+
+impl Parsed {
+    /// The line to answer with, for a line that is not a command: `ERROR message` or
+    /// `UNKNOWN line`. `None` for commands (the engine answers those) and blank lines.
+    pub fn answer(&self) -> Option<String> {
+        match self {
+            Parsed::Error { message } => Some(super::format::error(message)),
+            Parsed::Unknown { line } => Some(super::format::unknown(line)),
+            Parsed::Command(_) | Parsed::Empty => None,
+        }
+    }
 }
 
 /// The parser state: `None` between commands, `Some` while a block is being read.
@@ -340,9 +356,7 @@ fn parse_command_line(text: &str) -> Step {
         "rectstart" => parse_rectstart(args).into(),
         "restart" => no_args(Command::Restart),
         "turn" => single_point("TURN", args).map(Command::Turn).into(),
-        "takeback" => single_point("TAKEBACK", args)
-            .map(Command::Takeback)
-            .into(),
+        "takeback" => single_point("TAKEBACK", args).map(Command::Takeback).into(),
         "play" => single_point("PLAY", args).map(Command::Play).into(),
         "begin" => no_args(Command::Begin),
         "board" => open(BlockKind::Board { search: true }),
@@ -364,9 +378,7 @@ fn parse_command_line(text: &str) -> Step {
         "clearhash" | "yxhashclear" => no_args(Command::ClearHash),
         "protocolversion" => no_args(Command::ProtocolVersion),
         "yxshowinfo" => no_args(Command::YxShowInfo),
-        "yxnbest" => positive_count("YXNBEST", args)
-            .map(Command::YxNbest)
-            .into(),
+        "yxnbest" => positive_count("YXNBEST", args).map(Command::YxNbest).into(),
         "yxbalanceone" => single_number("YXBALANCEONE", args)
             .map(Command::YxBalanceOne)
             .into(),

@@ -98,7 +98,10 @@ fn gomocup_info_examples() {
         info("INFO max_memory 83886080"),
         InfoKey::MaxMemory(83886080)
     );
-    assert_eq!(info("INFO time_left 2147483647"), InfoKey::TimeLeft(2147483647));
+    assert_eq!(
+        info("INFO time_left 2147483647"),
+        InfoKey::TimeLeft(2147483647)
+    );
     assert_eq!(info("INFO time_left -350"), InfoKey::TimeLeft(-350));
     assert_eq!(info("INFO game_type 1"), InfoKey::GameType(1));
     assert_eq!(info("INFO rule 4"), InfoKey::Rule(4));
@@ -160,8 +163,14 @@ fn extended_info_keys() {
     assert_eq!(info("INFO rule 8"), InfoKey::Rule(8));
     assert_eq!(info("INFO analysis_mode 1"), InfoKey::AnalysisMode(1));
     assert_eq!(info("INFO max_depth -1"), InfoKey::MaxDepth(-1));
-    assert_eq!(info("INFO max_node 2147483647"), InfoKey::MaxNode(2147483647));
-    assert_eq!(info("INFO time_increment 2000"), InfoKey::TimeIncrement(2000));
+    assert_eq!(
+        info("INFO max_node 2147483647"),
+        InfoKey::MaxNode(2147483647)
+    );
+    assert_eq!(
+        info("INFO time_increment 2000"),
+        InfoKey::TimeIncrement(2000)
+    );
     assert_eq!(info("INFO style 2"), InfoKey::Style(2));
     assert_eq!(info("INFO auto_pondering 0"), InfoKey::AutoPondering(0));
     assert_eq!(info("INFO protocol_lag 400"), InfoKey::ProtocolLag(400));
@@ -170,7 +179,10 @@ fn extended_info_keys() {
 
 #[test]
 fn swap2board_three_cases() {
-    assert_eq!(command(&["SWAP2BOARD", "DONE"]), Command::Swap2Board(vec![]));
+    assert_eq!(
+        command(&["SWAP2BOARD", "DONE"]),
+        Command::Swap2Board(vec![])
+    );
     assert_eq!(
         command(&["SWAP2BOARD", "7,7", "8,7", "9,9", "DONE"]),
         Command::Swap2Board(vec![p(7, 7), p(8, 7), p(9, 9)])
@@ -197,7 +209,10 @@ fn swapboard_cases_and_optional_field() {
 fn showforbid_block_and_yixin_word() {
     assert_eq!(
         command(&["SHOWFORBID", "7,7,1", "8,8,2", "DONE"]),
-        Command::ShowForbid(Some(vec![(p(7, 7), Field::Own), (p(8, 8), Field::Opponent)]))
+        Command::ShowForbid(Some(vec![
+            (p(7, 7), Field::Own),
+            (p(8, 8), Field::Opponent)
+        ]))
     );
     assert_eq!(command(&["yxshowforbid"]), Command::ShowForbid(None));
 }
@@ -333,7 +348,10 @@ fn case_crlf_tabs_and_spaces() {
     assert_eq!(command(&["  Turn   10, 11  \r"]), Command::Turn(p(10, 11)));
     assert_eq!(command(&["TURN 010,007"]), Command::Turn(p(10, 7)));
     assert_eq!(command(&["Begin\r\n"]), Command::Begin);
-    assert_eq!(info("INFO\tTIMEOUT_TURN\t5000\r\n"), InfoKey::TimeoutTurn(5000));
+    assert_eq!(
+        info("INFO\tTIMEOUT_TURN\t5000\r\n"),
+        InfoKey::TimeoutTurn(5000)
+    );
     let cmd = command(&["  Board \r\n", " 1 , 2 , 1 \r\n", "\t3,4,2\r\n", "Done\r\n"]);
     assert_eq!(
         cmd,
@@ -478,7 +496,10 @@ fn block_errors_name_the_first_bad_line_and_count_the_rest() {
     assert!(e.contains("'1,1'") && e.contains("missing field"), "{e}");
     assert!(e.contains("and 2 more bad lines"), "{e}");
     let e = error(&["yxboard", "1,1,1 2,2,2", "DONE"]);
-    assert!(e.starts_with("YXBOARD") && e.contains("one x,y,field per line"), "{e}");
+    assert!(
+        e.starts_with("YXBOARD") && e.contains("one x,y,field per line"),
+        "{e}"
+    );
     let e = error(&["SHOWFORBID", "300,1,1", "DONE"]);
     assert!(e.contains("too large"), "{e}");
     let e = error(&["BALANCE 1", "1,2,3,4", "DONE"]);
@@ -538,14 +559,78 @@ fn quoted_lines_are_single_line_and_short() {
 /// Pieces that random lines are built from: words of every dialect, numbers of all sizes,
 /// separators, control characters and some non-ASCII.
 const PIECES: &[&str] = &[
-    "START", "start", "RECTSTART", "TURN", "turn", "BEGIN", "BOARD", "yxboard", "DONE", "done",
-    "INFO", "info", "timeout_turn", "time_left", "evaluate", "folder", "rule", "END", "ABOUT",
-    "TAKEBACK", "PLAY", "PONDER", "STOP", "yxstop", "SWAP2BOARD", "SWAPBOARD", "SHOWFORBID",
-    "yxshowforbid", "BALANCE", "CLEARHASH", "PROTOCOLVERSION", "yxnbest", "yxblock",
-    "yxblockundo", "yxswap2step", "yxsoosorvstep", "yxbalanceone", "0", "1", "2", "3", "7",
-    "15", "20", "255", "256", "-1", "-0", "+4", "99999999999999999999", "9223372036854775807",
-    "-9223372036854775808", ",", ",", ",", " ", " ", "\t", "\r", "\n", "\r\n", "\0", "é", "点",
-    "💥", "x", ".", "1.5", "--", "+", "-", ",,",
+    "START",
+    "start",
+    "RECTSTART",
+    "TURN",
+    "turn",
+    "BEGIN",
+    "BOARD",
+    "yxboard",
+    "DONE",
+    "done",
+    "INFO",
+    "info",
+    "timeout_turn",
+    "time_left",
+    "evaluate",
+    "folder",
+    "rule",
+    "END",
+    "ABOUT",
+    "TAKEBACK",
+    "PLAY",
+    "PONDER",
+    "STOP",
+    "yxstop",
+    "SWAP2BOARD",
+    "SWAPBOARD",
+    "SHOWFORBID",
+    "yxshowforbid",
+    "BALANCE",
+    "CLEARHASH",
+    "PROTOCOLVERSION",
+    "yxnbest",
+    "yxblock",
+    "yxblockundo",
+    "yxswap2step",
+    "yxsoosorvstep",
+    "yxbalanceone",
+    "0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "15",
+    "20",
+    "255",
+    "256",
+    "-1",
+    "-0",
+    "+4",
+    "99999999999999999999",
+    "9223372036854775807",
+    "-9223372036854775808",
+    ",",
+    ",",
+    ",",
+    " ",
+    " ",
+    "\t",
+    "\r",
+    "\n",
+    "\r\n",
+    "\0",
+    "é",
+    "点",
+    "💥",
+    "x",
+    ".",
+    "1.5",
+    "--",
+    "+",
+    "-",
+    ",,",
 ];
 
 fn random_line(rng: &mut StdRng) -> String {
@@ -651,4 +736,16 @@ fn fuzz_truncated_valid_lines_never_panic() {
             }
         }
     }
+}
+
+#[test]
+fn answers_for_non_commands() {
+    let out = feed_all(&["TURN 1", "HELLO\tthere\r\n", "", "BEGIN"]);
+    assert_eq!(
+        out[0].answer(),
+        Some("ERROR TURN: '1' is not x,y".to_string())
+    );
+    assert_eq!(out[1].answer(), Some("UNKNOWN HELLO there".to_string()));
+    assert_eq!(out[2].answer(), None);
+    assert_eq!(out[3].answer(), None);
 }
