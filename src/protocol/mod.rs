@@ -2,7 +2,8 @@
 //! No engine logic lives here, and nothing here prints: the caller writes the lines.
 //!
 //! Files: `command` (the types), `parser` (the stateful line parser), `format` (answers),
-//! `coords` (Yixin-Board's transposed points), `legacy` (the old file protocol's contents).
+//! `coords` (Yixin-Board's transposed points), `emit` (the manager side: commands → lines),
+//! `legacy` (the old file protocol's contents).
 //!
 //! Typical use by the controller's reader:
 //! ```
@@ -58,6 +59,7 @@
 //! - `SUGGEST x,y` is only ever an answer; a `SUGGEST` line coming in is `Unknown`.
 pub mod command;
 pub mod coords;
+pub mod emit;
 pub mod format;
 pub mod legacy;
 pub mod parser;
