@@ -215,3 +215,107 @@ impl PolicyValueNet {
         (policy, wdl)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Color, Rule};
+    use crate::nn::features::encoded_len;
+    use crate::nn::{encode_into, GridPosition, Network, Symmetry};
+    use tch::Device;
+
+    fn encode(pos: &GridPosition, pad_w: usize, pad_h: usize) -> Tensor {
+        let mut buf = vec![0.0; encoded_len(pad_w, pad_h)];
+        encode_into(pos, Symmetry::IDENTITY, pad_w, pad_h, &mut buf);
+        Tensor::from_slice(&buf).view([1, INPUT_PLANES as i64, pad_h as i64, pad_w as i64])
+    }
+
+    fn tiny() -> Network {
+        Network::random(Arch::new(2, 16), 5, Device::Cpu).unwrap()
+    }
+
+    #[test]
+    fn policy_is_zero_off_board_and_on_stones_and_sums_to_one() {
+        let net = tiny();
+        let mut pos = GridPosition::new(7, 5, Rule::Renju);
+        pos.place(3, 2, Color::Black);
+        pos.place(0, 0, Color::White);
+        pos.place(6, 4, Color::Black);
+        pos.side_to_move = Color::White;
+        let (pw, ph) = (9, 8);
+        let (policy, wdl) = net.infer(&encode(&pos, pw, ph));
+        assert_eq!(policy.size(), vec![1, (pw * ph) as i64]);
+        let p = Vec::<f32>::try_from(policy.view([-1])).unwrap();
+        let total: f32 = p.iter().sum();
+        assert!((total - 1.0).abs() < 1e-5, "sum {total}");
+        for y in 0..ph {
+            for x in 0..pw {
+                let v = p[y * pw + x];
+                let legal = x < 7 && y < 5 && ![(3, 2), (0, 0), (6, 4)].contains(&(x, y));
+                if legal {
+                    assert!(v > 0.0, "legal point {x},{y} has 0");
+                } else {
+                    assert_eq!(v, 0.0, "illegal point {x},{y} has {v}");
+                }
+            }
+        }
+        let w = Vec::<f32>::try_from(wdl.view([-1])).unwrap();
+        assert_eq!(w.len(), 3);
+        assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn padding_does_not_change_the_answer() {
+        let net = tiny();
+        let mut pos = GridPosition::new(9, 6, Rule::Standard);
+        pos.scatter(10, 3);
+        let xs = encode(&pos, 9, 6);
+        let padded = encode(&pos, 13, 11);
+        let (l1, v1) = tch::no_grad(|| net.forward_t(&xs, false));
+        let (l2, v2) = tch::no_grad(|| net.forward_t(&padded, false));
+        let l2 = l2.view([11, 13]).narrow(0, 0, 6).narrow(1, 0, 9).reshape([1, 54]);
+        let diff = (&l1 - &l2).abs().max().double_value(&[]);
+        assert!(diff < 1e-4, "policy logits differ by {diff}");
+        let diff = (&v1 - &v2).abs().max().double_value(&[]);
+        assert!(diff < 1e-4, "value logits differ by {diff}");
+    }
+
+    #[test]
+    fn training_statistics_ignore_the_padding() {
+        // The same position, padded or not, must give the same training-mode outputs (batch norm
+        // statistics are taken over board points only) and gradients must flow.
+        let net = tiny();
+        let mut pos = GridPosition::new(8, 8, Rule::Freestyle);
+        pos.scatter(9, 4);
+        let a = Tensor::cat(&[encode(&pos, 8, 8), encode(&pos, 8, 8)], 0);
+        let b = Tensor::cat(&[encode(&pos, 12, 10), encode(&pos, 12, 10)], 0);
+        let (la, va) = net.forward_t(&a, true);
+        let (lb, vb) = net.forward_t(&b, true);
+        let lb = lb.view([2, 10, 12]).narrow(1, 0, 8).narrow(2, 0, 8).reshape([2, 64]);
+        assert!((&la - &lb).abs().max().double_value(&[]) < 1e-3);
+        assert!((&va - &vb).abs().max().double_value(&[]) < 1e-3);
+        let loss = va.sum(Kind::Float) + la.log_softmax(1, Kind::Float).narrow(1, 0, 3).sum(Kind::Float);
+        loss.backward();
+        let grads: f64 = net
+            .var_store()
+            .trainable_variables()
+            .iter()
+            .map(|v| v.grad().abs().sum(Kind::Float).double_value(&[]))
+            .sum();
+        assert!(grads.is_finite() && grads > 0.0);
+        // Running statistics moved away from their initial values.
+        let rm = net.var_store().variables()["stem_bn.running_mean"].abs().sum(Kind::Float).double_value(&[]);
+        assert!(rm > 0.0);
+    }
+
+    #[test]
+    fn one_network_plays_every_size() {
+        let net = tiny();
+        for (w, h) in [(5, 5), (15, 15), (20, 20), (12, 7)] {
+            let pos = GridPosition::new(w, h, Rule::Freestyle);
+            let (p, v) = net.infer(&encode(&pos, w, h));
+            assert_eq!(p.size(), vec![1, (w * h) as i64]);
+            assert_eq!(v.size(), vec![1, 3]);
+        }
+    }
+}

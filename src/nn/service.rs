@@ -279,6 +279,11 @@ impl Evaluator {
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| self.forward(width, height)));
         match result {
             Ok(Ok(())) => {
+                // Count before answering, so a client that got its answer sees it counted.
+                let s = &self.shared;
+                s.batches.fetch_add(1, Ordering::Relaxed);
+                s.evaluations.fetch_add(n as u64, Ordering::Relaxed);
+                s.forward_nanos.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 for (i, r) in self.batch.drain(..).enumerate() {
                     let Request { features, mut policy, reply, .. } = r;
                     policy.clear();
@@ -286,10 +291,6 @@ impl Evaluator {
                     let w = &self.wdl_out[i * 3..i * 3 + 3];
                     let _ = reply.send(Reply { features, policy, wdl: [w[0], w[1], w[2]], error: None });
                 }
-                let s = &self.shared;
-                s.batches.fetch_add(1, Ordering::Relaxed);
-                s.evaluations.fetch_add(n as u64, Ordering::Relaxed);
-                s.forward_nanos.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
             }
             Ok(Err(e)) => self.fail_batch(&e.to_string()),
             Err(panic) => {
@@ -425,4 +426,144 @@ impl Drop for EvalClient {
 fn cache_key(src: &dyn FeatureSource) -> u64 {
     let mut dims = ((src.width() as u64) << 8 | src.height() as u64) ^ 0xA076_1D64_78BD_642F;
     src.hash() ^ splitmix64(&mut dims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Color, Rule};
+    use crate::nn::model::Arch;
+    use crate::nn::GridPosition;
+
+    fn tiny() -> Network {
+        Network::random(Arch::new(2, 16), 21, Device::Cpu).unwrap()
+    }
+
+    /// The evaluation a direct, unbatched forward pass gives under `sym`, in `pos`'s frame.
+    fn direct(net: &Network, pos: &GridPosition, sym: Symmetry) -> Evaluation {
+        let (w, h) = (pos.width, pos.height);
+        let mut buf = vec![0.0; encoded_len(w, h)];
+        encode_into(pos, sym, w, h, &mut buf);
+        let xs = Tensor::from_slice(&buf).view([1, INPUT_PLANES as i64, h as i64, w as i64]);
+        let (p, v) = net.infer(&xs);
+        let raw = Vec::<f32>::try_from(p.view([-1])).unwrap();
+        let mut policy = vec![0.0; w * h];
+        sym.untransform_points(w, h, &raw, &mut policy);
+        let v = Vec::<f32>::try_from(v.view([-1])).unwrap();
+        Evaluation { policy, wdl: [v[0], v[1], v[2]] }
+    }
+
+    fn assert_close(a: &Evaluation, b: &Evaluation) {
+        assert_eq!(a.policy.len(), b.policy.len());
+        let worst = a.policy.iter().zip(&b.policy).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+        assert!(worst < 1e-5, "policy differs by {worst}");
+        for i in 0..3 {
+            assert!((a.wdl[i] - b.wdl[i]).abs() < 1e-5, "wdl {:?} vs {:?}", a.wdl, b.wdl);
+        }
+    }
+
+    fn positions(count: usize, sizes: &[(usize, usize)]) -> Vec<GridPosition> {
+        (0..count)
+            .map(|i| {
+                let (w, h) = sizes[i % sizes.len()];
+                let mut pos = GridPosition::new(w, h, Rule::ALL[i % 5]);
+                pos.scatter(3 + i % 11, i as u64 * 7919);
+                pos
+            })
+            .collect()
+    }
+
+    #[test]
+    fn batched_answers_match_direct_forward_passes() {
+        let reference = tiny();
+        let config = ServiceConfig {
+            max_batch: 8,
+            batch_deadline: Duration::from_millis(2),
+            random_symmetry: false,
+            cache_entries: 0,
+            ..Default::default()
+        };
+        let service = EvalService::start(tiny(), config).unwrap();
+        let all = positions(48, &[(9, 9), (9, 9), (7, 11)]);
+        let expected: Vec<Evaluation> = all.iter().map(|p| direct(&reference, p, Symmetry::IDENTITY)).collect();
+        std::thread::scope(|scope| {
+            for t in 0..4 {
+                let mut client = service.client();
+                let (all, expected) = (&all, &expected);
+                scope.spawn(move || {
+                    for i in (t..all.len()).step_by(4) {
+                        let got = client.evaluate(&all[i]).unwrap();
+                        assert_close(got, &expected[i]);
+                    }
+                });
+            }
+        });
+        let stats = service.stats();
+        assert_eq!(stats.evaluations, 48);
+        assert!(stats.batches < 48, "no batching happened: {stats:?}");
+        assert!(stats.mean_batch_size > 1.0);
+    }
+
+    #[test]
+    fn symmetric_evaluations_come_back_in_the_board_frame() {
+        let reference = tiny();
+        let config = ServiceConfig { cache_entries: 0, ..Default::default() };
+        let service = EvalService::start(tiny(), config).unwrap();
+        let mut client = service.client();
+        let mut pos = GridPosition::new(8, 8, Rule::Freestyle);
+        pos.place(1, 2, Color::Black);
+        pos.place(5, 0, Color::White);
+        pos.place(7, 6, Color::Black);
+        pos.side_to_move = Color::White;
+        for &sym in Symmetry::all(8, 8) {
+            let got = client.evaluate_with_symmetry(&pos, sym).unwrap().clone();
+            assert_close(&got, &direct(&reference, &pos, sym));
+            for (x, y) in [(1, 2), (5, 0), (7, 6)] {
+                assert_eq!(got.policy[y * 8 + x], 0.0);
+            }
+            assert!((got.policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        }
+        // Random symmetries: still a proper distribution, zero on the stones.
+        for _ in 0..8 {
+            let got = client.evaluate(&pos).unwrap();
+            assert_eq!(got.policy[2 * 8 + 1], 0.0);
+            assert!((got.policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn cache_hits_skip_the_network() {
+        let config = ServiceConfig { random_symmetry: false, ..Default::default() };
+        let service = EvalService::start(tiny(), config).unwrap();
+        let mut client = service.client();
+        let mut pos = GridPosition::new(10, 10, Rule::Renju);
+        pos.scatter(6, 99);
+        let first = client.evaluate(&pos).unwrap().clone();
+        let second = client.evaluate(&pos).unwrap().clone();
+        assert_eq!(first, second);
+        let stats = service.stats();
+        assert_eq!(stats.evaluations, 1);
+        assert_eq!((stats.cache.hits, stats.cache.misses), (1, 1));
+        // Another side to move is another position.
+        pos.side_to_move = pos.side_to_move.opponent();
+        client.evaluate(&pos).unwrap();
+        assert_eq!(service.stats().evaluations, 2);
+        // Another client shares the cache.
+        let mut other = service.client();
+        pos.side_to_move = pos.side_to_move.opponent();
+        assert_eq!(other.evaluate(&pos).unwrap(), &first);
+        assert_eq!(service.stats().cache.hits, 2);
+    }
+
+    #[test]
+    fn clients_get_an_error_once_the_service_is_gone() {
+        let service = EvalService::start(tiny(), ServiceConfig::default()).unwrap();
+        let mut client = service.client();
+        let pos = GridPosition::new(6, 6, Rule::Standard);
+        assert!(client.evaluate(&pos).is_ok());
+        drop(service);
+        assert!(matches!(client.evaluate(&pos), Err(NnError::ServiceStopped)));
+        let too_big = GridPosition::new(40, 6, Rule::Standard);
+        assert!(client.evaluate(&too_big).is_err());
+    }
 }
