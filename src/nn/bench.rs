@@ -20,13 +20,24 @@ fn sample_batch(batch: usize, width: usize, height: usize) -> Tensor {
         pos.scatter(width * height / 4, i as u64 + 1);
         encode_into(&pos, Symmetry::IDENTITY, width, height, chunk);
     }
-    Tensor::from_slice(&data).view([batch as i64, INPUT_PLANES as i64, height as i64, width as i64])
+    Tensor::from_slice(&data).view([
+        batch as i64,
+        INPUT_PLANES as i64,
+        height as i64,
+        width as i64,
+    ])
 }
 
 /// Network evaluations per second running forward passes of `batch` positions on a
 /// `width` x `height` board for about `seconds` (after one warm-up pass). Includes the softmax
 /// and the copy of the results back to the CPU, as the evaluator does.
-pub fn forward_throughput(net: &Network, batch: usize, width: usize, height: usize, seconds: f64) -> f64 {
+pub fn forward_throughput(
+    net: &Network,
+    batch: usize,
+    width: usize,
+    height: usize,
+    seconds: f64,
+) -> f64 {
     let xs = sample_batch(batch.max(1), width, height);
     let _ = net.infer(&xs);
     let budget = Duration::from_secs_f64(seconds.max(0.0));

@@ -45,8 +45,16 @@ impl EvalCache {
     /// A cache of about `capacity` entries (rounded up to a multiple of the stripe count);
     /// 0 disables it (every lookup misses, inserts are ignored).
     pub fn new(capacity: usize) -> EvalCache {
-        let stripes = if capacity == 0 { 0 } else { STRIPES.min(capacity) };
-        let slots_per_stripe = if stripes == 0 { 0 } else { capacity.div_ceil(stripes) };
+        let stripes = if capacity == 0 {
+            0
+        } else {
+            STRIPES.min(capacity)
+        };
+        let slots_per_stripe = if stripes == 0 {
+            0
+        } else {
+            capacity.div_ceil(stripes)
+        };
         EvalCache {
             stripes: (0..stripes)
                 .map(|_| Mutex::new((0..slots_per_stripe).map(|_| Slot::default()).collect()))
@@ -135,7 +143,14 @@ mod tests {
         assert_eq!(out, vec![0.1, 0.2, 0.3, 0.4]);
         // A different board size under the same key is not a hit.
         assert_eq!(cache.lookup(42, &mut [0.0; 9]), None);
-        assert_eq!(cache.stats(), CacheStats { capacity: cache.capacity(), hits: 1, misses: 2 });
+        assert_eq!(
+            cache.stats(),
+            CacheStats {
+                capacity: cache.capacity(),
+                hits: 1,
+                misses: 2
+            }
+        );
         cache.clear();
         assert_eq!(cache.lookup(42, &mut out), None);
     }
@@ -151,7 +166,11 @@ mod tests {
             assert!(cache.lookup(key, &mut out).is_some());
             assert_eq!(out[0], k as f32);
         }
-        let total: usize = cache.stripes.iter().map(|s| s.lock().iter().filter(|s| s.used).count()).sum();
+        let total: usize = cache
+            .stripes
+            .iter()
+            .map(|s| s.lock().iter().filter(|s| s.used).count())
+            .sum();
         assert!(total <= cache.capacity());
     }
 

@@ -27,7 +27,11 @@ impl FromStr for DeviceSpec {
 
     fn from_str(s: &str) -> Result<DeviceSpec, NnError> {
         let s = s.trim().to_ascii_lowercase();
-        let bad = || NnError::Device(format!("unknown device {s:?} (expected cpu, cuda or cuda:N)"));
+        let bad = || {
+            NnError::Device(format!(
+                "unknown device {s:?} (expected cpu, cuda or cuda:N)"
+            ))
+        };
         match s.as_str() {
             "cpu" => Ok(DeviceSpec::Cpu),
             "cuda" | "gpu" => Ok(DeviceSpec::Cuda(0)),
@@ -75,7 +79,10 @@ fn load_cuda_library() -> Result<libloading::Library, String> {
             Err(e) => failures.push(format!("{}: {e}", path.display())),
         }
     }
-    Err(format!("cannot load {CUDA_LIBRARY} ({})", failures.join("; ")))
+    Err(format!(
+        "cannot load {CUDA_LIBRARY} ({})",
+        failures.join("; ")
+    ))
 }
 
 /// Turns a spec into a usable `tch::Device`, loading CUDA support when needed.
@@ -94,7 +101,9 @@ pub fn open_device(spec: DeviceSpec) -> Result<Device, NnError> {
             }
             let count = tch::Cuda::device_count();
             if n as i64 >= count {
-                return Err(NnError::Device(format!("cuda:{n} requested but only {count} CUDA device(s) found")));
+                return Err(NnError::Device(format!(
+                    "cuda:{n} requested but only {count} CUDA device(s) found"
+                )));
             }
             tch::Cuda::cudnn_set_benchmark(true);
             Ok(Device::Cuda(n))
@@ -118,7 +127,10 @@ mod tests {
         assert_eq!("cuda:3".parse::<DeviceSpec>().unwrap(), DeviceSpec::Cuda(3));
         for bad in ["", "cuda:", "cuda:x", "tpu", "cuda:-1"] {
             let err = bad.parse::<DeviceSpec>().unwrap_err();
-            assert!(err.to_string().contains("expected cpu, cuda or cuda:N"), "{err}");
+            assert!(
+                err.to_string().contains("expected cpu, cuda or cuda:N"),
+                "{err}"
+            );
         }
         assert_eq!(parse_device("cpu").unwrap(), Device::Cpu);
     }
@@ -131,7 +143,10 @@ mod tests {
             Err(e) => {
                 let msg = e.to_string();
                 assert!(msg.contains("CUDA") || msg.contains("cuda"), "{msg}");
-                assert!(!gpu_present || msg.contains("cuda:"), "unexpected failure with a GPU: {msg}");
+                assert!(
+                    !gpu_present || msg.contains("cuda:"),
+                    "unexpected failure with a GPU: {msg}"
+                );
             }
             Ok(d) => assert!(gpu_present, "got {d:?} on a machine without a GPU"),
         }

@@ -96,7 +96,10 @@ pub fn encode_into<S: FeatureSource + ?Sized>(
     out: &mut [f32],
 ) {
     let (w, h) = (src.width(), src.height());
-    assert!(w <= pad_w && h <= pad_h, "board {w}x{h} larger than padding {pad_w}x{pad_h}");
+    assert!(
+        w <= pad_w && h <= pad_h,
+        "board {w}x{h} larger than padding {pad_w}x{pad_h}"
+    );
     let area = pad_w * pad_h;
     let out = &mut out[..INPUT_PLANES * area];
     out.fill(0.0);
@@ -160,8 +163,26 @@ mod tests {
         pos.place(2, 1, Color::White);
         pos.side_to_move = Color::White;
         pos.set_forbidden(3, 3);
-        pos.set_threats(4, 0, Color::White, PointThreats { five: true, four: false, open_three: true });
-        pos.set_threats(0, 4, Color::Black, PointThreats { five: false, four: true, open_three: false });
+        pos.set_threats(
+            4,
+            0,
+            Color::White,
+            PointThreats {
+                five: true,
+                four: false,
+                open_three: true,
+            },
+        );
+        pos.set_threats(
+            0,
+            4,
+            Color::Black,
+            PointThreats {
+                five: false,
+                four: true,
+                open_three: false,
+            },
+        );
         let (pw, ph) = (8, 7);
         let mut out = vec![7.0; encoded_len(pw, ph) + 3];
         encode_into(&pos, Symmetry::IDENTITY, pw, ph, &mut out);

@@ -22,6 +22,7 @@ use tch::{nn::VarStore, Device, Kind, Tensor};
 
 use super::error::NnError;
 use super::features::{FEATURE_VERSION, INPUT_PLANES};
+use super::grid::splitmix64;
 use super::model::{Arch, PolicyValueNet, ARCH_VERSION};
 
 /// The sidecar's contents.
@@ -61,10 +62,18 @@ impl NetworkMeta {
             found,
         };
         if self.version != ARCH_VERSION {
-            return Err(mismatch("architecture version", ARCH_VERSION.to_string(), self.version.to_string()));
+            return Err(mismatch(
+                "architecture version",
+                ARCH_VERSION.to_string(),
+                self.version.to_string(),
+            ));
         }
         if self.input_planes != INPUT_PLANES {
-            return Err(mismatch("input_planes", INPUT_PLANES.to_string(), self.input_planes.to_string()));
+            return Err(mismatch(
+                "input_planes",
+                INPUT_PLANES.to_string(),
+                self.input_planes.to_string(),
+            ));
         }
         if self.feature_version != FEATURE_VERSION {
             return Err(mismatch(
@@ -109,7 +118,12 @@ impl Network {
         arch.validate()?;
         let vs = VarStore::new(Device::Cpu);
         let model = PolicyValueNet::new(&vs.root(), arch);
-        Ok(Network { vs, model, meta, half: false })
+        Ok(Network {
+            vs,
+            model,
+            meta,
+            half: false,
+        })
     }
 
     /// Moves the weights to `device`; on CUDA they are also turned to half precision.
@@ -123,10 +137,34 @@ impl Network {
         self
     }
 
-    /// A freshly initialised network. `seed` seeds libtorch's global generator.
+    /// A freshly initialised network, a function of `(arch, seed)` only: the weights come from
+    /// our own seeded generator, not libtorch's global one (which other threads may be using).
+    /// Convolution and linear weights: He-uniform (bound sqrt(6 / fan_in)); their biases: 0;
+    /// batch norm: weight 1, bias 0, running mean 0, running variance 1.
     pub fn random(arch: Arch, seed: i64, device: Device) -> Result<Network, NnError> {
-        tch::manual_seed(seed);
         let net = Network::build(NetworkMeta::for_arch(arch, "random initialisation"))?;
+        let vars: BTreeMap<String, Tensor> = net.vs.variables().into_iter().collect();
+        let mut state = seed as u64 ^ 0x5EED_0F4E_70AA;
+        for (name, var) in &vars {
+            let size = var.size();
+            let count = size.iter().product::<i64>() as usize;
+            let values: Vec<f32> = if size.len() >= 2 {
+                let fan_in = size[1..].iter().product::<i64>().max(1) as f64;
+                let bound = (6.0 / fan_in).sqrt();
+                (0..count)
+                    .map(|_| {
+                        let unit = (splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+                        ((2.0 * unit - 1.0) * bound) as f32
+                    })
+                    .collect()
+            } else {
+                // Only batch norm has 1-D "weight"s; "running_var" starts at 1 too.
+                let one = name.ends_with(".weight") || name.ends_with("running_var");
+                vec![if one { 1.0 } else { 0.0 }; count]
+            };
+            let mut dst = var.shallow_clone();
+            tch::no_grad(|| dst.f_copy_(&Tensor::from_slice(&values).view(size.as_slice())))?;
+        }
         Ok(net.place(device))
     }
 
@@ -138,10 +176,14 @@ impl Network {
                 return Err(NnError::MissingFile(p.clone()));
             }
         }
-        let text = std::fs::read_to_string(&sidecar)
-            .map_err(|source| NnError::Io { path: sidecar.clone(), source })?;
-        let meta: NetworkMeta = toml::from_str(&text)
-            .map_err(|e| NnError::Sidecar { path: sidecar.clone(), message: e.to_string() })?;
+        let text = std::fs::read_to_string(&sidecar).map_err(|source| NnError::Io {
+            path: sidecar.clone(),
+            source,
+        })?;
+        let meta: NetworkMeta = toml::from_str(&text).map_err(|e| NnError::Sidecar {
+            path: sidecar.clone(),
+            message: e.to_string(),
+        })?;
         meta.check(&sidecar)?;
         let net = Network::build(meta)?;
         net.load_weights(&weights)?;
@@ -189,9 +231,14 @@ impl Network {
             .collect();
         let named: Vec<(&str, &Tensor)> = vars.iter().map(|(k, v)| (k.as_str(), v)).collect();
         Tensor::write_safetensors(&named, &weights)?;
-        let text = toml::to_string(&self.meta)
-            .map_err(|e| NnError::Sidecar { path: sidecar.clone(), message: e.to_string() })?;
-        std::fs::write(&sidecar, text).map_err(|source| NnError::Io { path: sidecar, source })
+        let text = toml::to_string(&self.meta).map_err(|e| NnError::Sidecar {
+            path: sidecar.clone(),
+            message: e.to_string(),
+        })?;
+        std::fs::write(&sidecar, text).map_err(|source| NnError::Io {
+            path: sidecar,
+            source,
+        })
     }
 
     /// Runs the model. Casts `xs` to the weights' device and precision; outputs are in that
@@ -206,8 +253,14 @@ impl Network {
     pub fn infer(&self, xs: &Tensor) -> (Tensor, Tensor) {
         tch::no_grad(|| {
             let (p, v) = self.forward_t(xs, false);
-            let p = p.to_kind(Kind::Float).softmax(1, Kind::Float).to_device(Device::Cpu);
-            let v = v.to_kind(Kind::Float).softmax(1, Kind::Float).to_device(Device::Cpu);
+            let p = p
+                .to_kind(Kind::Float)
+                .softmax(1, Kind::Float)
+                .to_device(Device::Cpu);
+            let v = v
+                .to_kind(Kind::Float)
+                .softmax(1, Kind::Float)
+                .to_device(Device::Cpu);
             (p.contiguous(), v.contiguous())
         })
     }
@@ -263,7 +316,7 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Color, Rule};
+    use crate::game::Rule;
     use crate::nn::{encode_into, features::encoded_len, GridPosition, Symmetry};
 
     fn temp_dir(tag: &str) -> PathBuf {
@@ -287,8 +340,14 @@ mod tests {
     #[test]
     fn paths_accept_any_spelling() {
         let (w, s) = network_paths(Path::new("nets/a.safetensors"));
-        assert_eq!((w.to_str().unwrap(), s.to_str().unwrap()), ("nets/a.safetensors", "nets/a.toml"));
-        assert_eq!(network_paths(Path::new("nets/a.toml")), (w.clone(), s.clone()));
+        assert_eq!(
+            (w.to_str().unwrap(), s.to_str().unwrap()),
+            ("nets/a.safetensors", "nets/a.toml")
+        );
+        assert_eq!(
+            network_paths(Path::new("nets/a.toml")),
+            (w.clone(), s.clone())
+        );
         assert_eq!(network_paths(Path::new("nets/a")), (w, s));
         let (w, _) = network_paths(Path::new("nets/v1.2"));
         assert_eq!(w, PathBuf::from("nets/v1.2.safetensors"));
@@ -309,8 +368,18 @@ mod tests {
         // A differently seeded network really differs (the comparison above means something).
         let other = Network::random(Arch::new(2, 16), 12, Device::Cpu).unwrap();
         assert!(max_diff(&p1, &other.infer(&xs).0) > 0.0);
-        let _ = Color::Black;
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn random_weights_depend_only_on_the_seed() {
+        let xs = sample_input();
+        let a = Network::random(Arch::new(1, 8), 77, Device::Cpu).unwrap();
+        // Using libtorch's global generator in between must not matter.
+        let _ = Tensor::randn([100], (Kind::Float, Device::Cpu));
+        let b = Network::random(Arch::new(1, 8), 77, Device::Cpu).unwrap();
+        assert_eq!(max_diff(&a.infer(&xs).0, &b.infer(&xs).0), 0.0);
+        assert_eq!(max_diff(&a.infer(&xs).1, &b.infer(&xs).1), 0.0);
     }
 
     #[test]
@@ -324,8 +393,11 @@ mod tests {
         // Wrong shape of tower: the weights file lacks block 1 and has the wrong widths.
         std::fs::write(&sidecar, good.replace("blocks = 1", "blocks = 2")).unwrap();
         let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
-        assert!(matches!(&err, NnError::TensorNames { missing, extra, .. }
-            if missing.iter().any(|m| m.starts_with("blocks.1.")) && extra.is_empty()), "{err}");
+        assert!(
+            matches!(&err, NnError::TensorNames { missing, extra, .. }
+            if missing.iter().any(|m| m.starts_with("blocks.1.")) && extra.is_empty()),
+            "{err}"
+        );
 
         std::fs::write(&sidecar, good.replace("channels = 8", "channels = 16")).unwrap();
         let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
@@ -333,22 +405,42 @@ mod tests {
 
         std::fs::write(&sidecar, good.replace("blocks = 1", "blocks = 0")).unwrap();
         let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
-        assert!(matches!(&err, NnError::TensorNames { missing, extra, .. }
-            if missing.is_empty() && extra.iter().any(|m| m.starts_with("blocks.0."))), "{err}");
+        assert!(
+            matches!(&err, NnError::TensorNames { missing, extra, .. }
+            if missing.is_empty() && extra.iter().any(|m| m.starts_with("blocks.0."))),
+            "{err}"
+        );
 
-        std::fs::write(&sidecar, good.replace("feature_version = 1", "feature_version = 99")).unwrap();
+        std::fs::write(
+            &sidecar,
+            good.replace("feature_version = 1", "feature_version = 99"),
+        )
+        .unwrap();
         let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
         assert!(err.to_string().contains("feature_version is 99"), "{err}");
 
-        std::fs::write(&sidecar, good.replace("input_planes = 16", "input_planes = 12")).unwrap();
-        assert!(matches!(Network::load(dir.join("net"), Device::Cpu), Err(NnError::Mismatch { .. })));
+        std::fs::write(
+            &sidecar,
+            good.replace("input_planes = 16", "input_planes = 12"),
+        )
+        .unwrap();
+        assert!(matches!(
+            Network::load(dir.join("net"), Device::Cpu),
+            Err(NnError::Mismatch { .. })
+        ));
 
         std::fs::write(&sidecar, "blocks = \"many\"").unwrap();
-        assert!(matches!(Network::load(dir.join("net"), Device::Cpu), Err(NnError::Sidecar { .. })));
+        assert!(matches!(
+            Network::load(dir.join("net"), Device::Cpu),
+            Err(NnError::Sidecar { .. })
+        ));
 
         std::fs::remove_file(&sidecar).unwrap();
         let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
-        assert!(matches!(&err, NnError::MissingFile(p) if p == &sidecar), "{err}");
+        assert!(
+            matches!(&err, NnError::MissingFile(p) if p == &sidecar),
+            "{err}"
+        );
         let err = Network::load(dir.join("absent"), Device::Cpu).unwrap_err();
         assert!(err.to_string().contains("not found"), "{err}");
         std::fs::remove_dir_all(dir).ok();

@@ -116,12 +116,19 @@ struct ResidualBlock {
 }
 
 fn conv3x3(vs: nn::Path, cin: i64, cout: i64) -> nn::Conv2D {
-    let cfg = nn::ConvConfig { padding: 1, bias: false, ..Default::default() };
+    let cfg = nn::ConvConfig {
+        padding: 1,
+        bias: false,
+        ..Default::default()
+    };
     nn::conv2d(vs, cin, cout, 3, cfg)
 }
 
 fn conv1x1(vs: nn::Path, cin: i64, cout: i64, bias: bool) -> nn::Conv2D {
-    let cfg = nn::ConvConfig { bias, ..Default::default() };
+    let cfg = nn::ConvConfig {
+        bias,
+        ..Default::default()
+    };
     nn::conv2d(vs, cin, cout, 1, cfg)
 }
 
@@ -136,8 +143,14 @@ impl ResidualBlock {
     }
 
     fn forward_t(&self, xs: &Tensor, mask: &Tensor, points: &Tensor, train: bool) -> Tensor {
-        let h = self.bn1.forward_t(&self.conv1.forward(xs), mask, points, train).relu() * mask;
-        let h = self.bn2.forward_t(&self.conv2.forward(&h), mask, points, train);
+        let h = self
+            .bn1
+            .forward_t(&self.conv1.forward(xs), mask, points, train)
+            .relu()
+            * mask;
+        let h = self
+            .bn2
+            .forward_t(&self.conv2.forward(&h), mask, points, train);
         (h + xs).relu() * mask
     }
 }
@@ -163,13 +176,20 @@ impl PolicyValueNet {
         PolicyValueNet {
             stem: conv3x3(vs / "stem", INPUT_PLANES as i64, c),
             stem_bn: MaskedBatchNorm::new(vs / "stem_bn", c),
-            blocks: (0..arch.blocks).map(|i| ResidualBlock::new(vs / "blocks" / i, c)).collect(),
+            blocks: (0..arch.blocks)
+                .map(|i| ResidualBlock::new(vs / "blocks" / i, c))
+                .collect(),
             policy_conv: conv1x1(vs / "policy_conv", c, HEAD_CHANNELS, false),
             policy_bn: MaskedBatchNorm::new(vs / "policy_bn", HEAD_CHANNELS),
             policy_out: conv1x1(vs / "policy_out", HEAD_CHANNELS, 1, true),
             value_conv: conv1x1(vs / "value_conv", c, HEAD_CHANNELS, false),
             value_bn: MaskedBatchNorm::new(vs / "value_bn", HEAD_CHANNELS),
-            value_fc1: nn::linear(vs / "value_fc1", 3 * HEAD_CHANNELS, VALUE_HIDDEN, Default::default()),
+            value_fc1: nn::linear(
+                vs / "value_fc1",
+                3 * HEAD_CHANNELS,
+                VALUE_HIDDEN,
+                Default::default(),
+            ),
             value_fc2: nn::linear(vs / "value_fc2", VALUE_HIDDEN, 3, Default::default()),
         }
     }
@@ -184,15 +204,24 @@ impl PolicyValueNet {
         let per_sample = mask.sum_dim_intlist([1i64, 2, 3].as_slice(), false, Kind::Float);
         let points = per_sample.sum(Kind::Float);
 
-        let mut x = self.stem_bn.forward_t(&self.stem.forward(xs), &mask, &points, train).relu() * &mask;
+        let mut x = self
+            .stem_bn
+            .forward_t(&self.stem.forward(xs), &mask, &points, train)
+            .relu()
+            * &mask;
         for block in &self.blocks {
             x = block.forward_t(&x, &mask, &points, train);
         }
 
         // Policy: legal = on board and empty.
-        let occupied = xs.narrow(1, plane::OWN_STONES as i64, 2).sum_dim_intlist(1, true, None);
+        let occupied = xs
+            .narrow(1, plane::OWN_STONES as i64, 2)
+            .sum_dim_intlist(1, true, None);
         let illegal = (&mask - occupied).le(0.5);
-        let p = self.policy_bn.forward_t(&self.policy_conv.forward(&x), &mask, &points, train).relu();
+        let p = self
+            .policy_bn
+            .forward_t(&self.policy_conv.forward(&x), &mask, &points, train)
+            .relu();
         let policy = self
             .policy_out
             .forward(&p)
@@ -201,7 +230,11 @@ impl PolicyValueNet {
 
         // Value: pooled over board points only. After ReLU and masking the padding is 0 and
         // every value is >= 0, so a plain max is the max over the board.
-        let v = self.value_bn.forward_t(&self.value_conv.forward(&x), &mask, &points, train).relu() * &mask;
+        let v = self
+            .value_bn
+            .forward_t(&self.value_conv.forward(&x), &mask, &points, train)
+            .relu()
+            * &mask;
         let kind = v.kind();
         let count = per_sample.clamp_min(1.0).view([b, 1]).to_kind(kind);
         let sum = v.sum_dim_intlist([2i64, 3].as_slice(), false, kind);
@@ -211,7 +244,9 @@ impl PolicyValueNet {
         let mean_scaled = &mean * size_scale;
         let max = v.amax([2i64, 3].as_slice(), false);
         let pooled = Tensor::cat(&[mean, mean_scaled, max], 1);
-        let wdl = self.value_fc2.forward(&self.value_fc1.forward(&pooled).relu());
+        let wdl = self
+            .value_fc2
+            .forward(&self.value_fc1.forward(&pooled).relu());
         (policy, wdl)
     }
 }
@@ -273,7 +308,11 @@ mod tests {
         let padded = encode(&pos, 13, 11);
         let (l1, v1) = tch::no_grad(|| net.forward_t(&xs, false));
         let (l2, v2) = tch::no_grad(|| net.forward_t(&padded, false));
-        let l2 = l2.view([11, 13]).narrow(0, 0, 6).narrow(1, 0, 9).reshape([1, 54]);
+        let l2 = l2
+            .view([11, 13])
+            .narrow(0, 0, 6)
+            .narrow(1, 0, 9)
+            .reshape([1, 54]);
         let diff = (&l1 - &l2).abs().max().double_value(&[]);
         assert!(diff < 1e-4, "policy logits differ by {diff}");
         let diff = (&v1 - &v2).abs().max().double_value(&[]);
@@ -291,10 +330,17 @@ mod tests {
         let b = Tensor::cat(&[encode(&pos, 12, 10), encode(&pos, 12, 10)], 0);
         let (la, va) = net.forward_t(&a, true);
         let (lb, vb) = net.forward_t(&b, true);
-        let lb = lb.view([2, 10, 12]).narrow(1, 0, 8).narrow(2, 0, 8).reshape([2, 64]);
+        let lb = lb
+            .view([2, 10, 12])
+            .narrow(1, 0, 8)
+            .narrow(2, 0, 8)
+            .reshape([2, 64]);
         assert!((&la - &lb).abs().max().double_value(&[]) < 1e-3);
         assert!((&va - &vb).abs().max().double_value(&[]) < 1e-3);
-        let loss = va.sum(Kind::Float) + la.log_softmax(1, Kind::Float).narrow(1, 0, 3).sum(Kind::Float);
+        let loss = va.sum(Kind::Float)
+            + la.log_softmax(1, Kind::Float)
+                .narrow(1, 0, 3)
+                .sum(Kind::Float);
         loss.backward();
         let grads: f64 = net
             .var_store()
@@ -304,7 +350,10 @@ mod tests {
             .sum();
         assert!(grads.is_finite() && grads > 0.0);
         // Running statistics moved away from their initial values.
-        let rm = net.var_store().variables()["stem_bn.running_mean"].abs().sum(Kind::Float).double_value(&[]);
+        let rm = net.var_store().variables()["stem_bn.running_mean"]
+            .abs()
+            .sum(Kind::Float)
+            .double_value(&[]);
         assert!(rm > 0.0);
     }
 

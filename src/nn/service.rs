@@ -50,7 +50,7 @@ impl Default for ServiceConfig {
             batch_deadline: Duration::from_micros(500),
             random_symmetry: true,
             cache_entries: 1 << 15,
-            seed: 0x486f_7368_69,
+            seed: 0x486f_7368_6921,
         }
     }
 }
@@ -126,7 +126,9 @@ pub struct EvalService {
 impl EvalService {
     pub fn start(network: Network, config: ServiceConfig) -> Result<EvalService, NnError> {
         if config.max_batch == 0 {
-            return Err(NnError::InvalidArch("service max_batch must be at least 1".into()));
+            return Err(NnError::InvalidArch(
+                "service max_batch must be at least 1".into(),
+            ));
         }
         let (sender, receiver) = bounded(4 * config.max_batch.max(16));
         let shared = Arc::new(Shared {
@@ -144,14 +146,21 @@ impl EvalService {
         let thread = std::thread::Builder::new()
             .name("nn-evaluator".into())
             .spawn(move || worker.run())
-            .map_err(|e| NnError::EvaluationFailed(format!("cannot start the evaluator thread: {e}")))?;
-        Ok(EvalService { sender, shared, thread: Some(thread) })
+            .map_err(|e| {
+                NnError::EvaluationFailed(format!("cannot start the evaluator thread: {e}"))
+            })?;
+        Ok(EvalService {
+            sender,
+            shared,
+            thread: Some(thread),
+        })
     }
 
     /// A new client for one search thread.
     pub fn client(&self) -> EvalClient {
         self.shared.live_clients.fetch_add(1, Ordering::SeqCst);
-        let mut seed = self.shared.config.seed ^ self.shared.client_seeds.fetch_add(1, Ordering::Relaxed);
+        let mut seed =
+            self.shared.config.seed ^ self.shared.client_seeds.fetch_add(1, Ordering::Relaxed);
         let rng = splitmix64(&mut seed);
         let (reply_tx, reply_rx) = bounded(1);
         EvalClient {
@@ -161,7 +170,10 @@ impl EvalService {
             shared: Arc::clone(&self.shared),
             features: Vec::with_capacity(INPUT_PLANES * MAX_AREA),
             raw_policy: Vec::with_capacity(MAX_AREA),
-            result: Evaluation { policy: Vec::with_capacity(MAX_AREA), wdl: [0.0; 3] },
+            result: Evaluation {
+                policy: Vec::with_capacity(MAX_AREA),
+                wdl: [0.0; 3],
+            },
             rng,
         }
     }
@@ -178,7 +190,11 @@ impl EvalService {
         ServiceStats {
             batches,
             evaluations,
-            mean_batch_size: if batches == 0 { 0.0 } else { evaluations as f64 / batches as f64 },
+            mean_batch_size: if batches == 0 {
+                0.0
+            } else {
+                evaluations as f64 / batches as f64
+            },
             evals_per_second: evaluations as f64 / elapsed,
             forward_seconds: s.forward_nanos.load(Ordering::Relaxed) as f64 * 1e-9,
             cache: s.cache.stats(),
@@ -263,10 +279,14 @@ impl Evaluator {
             }
         }
         // Answer whatever is still queued, so that no client waits for nothing.
-        let pending = self.deferred.take().into_iter().chain(self.receiver.try_iter().filter_map(|m| match m {
-            Message::Evaluate(r) => Some(r),
-            Message::Shutdown => None,
-        }));
+        let pending = self
+            .deferred
+            .take()
+            .into_iter()
+            .chain(self.receiver.try_iter().filter_map(|m| match m {
+                Message::Evaluate(r) => Some(r),
+                Message::Shutdown => None,
+            }));
         for r in pending.collect::<Vec<_>>() {
             fail(r, "the evaluation service has stopped");
         }
@@ -283,13 +303,24 @@ impl Evaluator {
                 let s = &self.shared;
                 s.batches.fetch_add(1, Ordering::Relaxed);
                 s.evaluations.fetch_add(n as u64, Ordering::Relaxed);
-                s.forward_nanos.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                s.forward_nanos
+                    .fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 for (i, r) in self.batch.drain(..).enumerate() {
-                    let Request { features, mut policy, reply, .. } = r;
+                    let Request {
+                        features,
+                        mut policy,
+                        reply,
+                        ..
+                    } = r;
                     policy.clear();
                     policy.extend_from_slice(&self.policy_out[i * area..(i + 1) * area]);
                     let w = &self.wdl_out[i * 3..i * 3 + 3];
-                    let _ = reply.send(Reply { features, policy, wdl: [w[0], w[1], w[2]], error: None });
+                    let _ = reply.send(Reply {
+                        features,
+                        policy,
+                        wdl: [w[0], w[1], w[2]],
+                        error: None,
+                    });
                 }
             }
             Ok(Err(e)) => self.fail_batch(&e.to_string()),
@@ -318,12 +349,17 @@ impl Evaluator {
         let per = encoded_len(width, height);
         if !matches!(&self.input, Some((w, h, _)) if (*w, *h) == (width, height)) {
             let dims = [max as i64, INPUT_PLANES as i64, height as i64, width as i64];
-            self.input = Some((width, height, Tensor::f_zeros(dims, (Kind::Float, Device::Cpu))?));
+            self.input = Some((
+                width,
+                height,
+                Tensor::f_zeros(dims, (Kind::Float, Device::Cpu))?,
+            ));
         }
         let (_, _, input) = self.input.as_ref().expect("input tensor just made");
         // SAFETY: `input` is a contiguous f32 CPU tensor of `max * per` elements that we own, and
         // no other view of it is alive while this slice is.
-        let data = unsafe { std::slice::from_raw_parts_mut(input.data_ptr() as *mut f32, max * per) };
+        let data =
+            unsafe { std::slice::from_raw_parts_mut(input.data_ptr() as *mut f32, max * per) };
         for (i, r) in self.batch.iter().enumerate() {
             data[i * per..(i + 1) * per].copy_from_slice(&r.features[..per]);
         }
@@ -336,8 +372,18 @@ impl Evaluator {
 }
 
 fn fail(r: Request, message: &str) {
-    let Request { features, policy, reply, .. } = r;
-    let _ = reply.send(Reply { features, policy, wdl: [0.0; 3], error: Some(message.to_string()) });
+    let Request {
+        features,
+        policy,
+        reply,
+        ..
+    } = r;
+    let _ = reply.send(Reply {
+        features,
+        policy,
+        wdl: [0.0; 3],
+        error: Some(message.to_string()),
+    });
 }
 
 /// A search thread's handle on the service. Owns reusable buffers; not shared between threads.
@@ -366,14 +412,20 @@ impl EvalClient {
     }
 
     /// Evaluates `src` seen through `sym` (the policy comes back in `src`'s own frame).
-    pub fn evaluate_with_symmetry(&mut self, src: &dyn FeatureSource, sym: Symmetry) -> Result<&Evaluation, NnError> {
+    pub fn evaluate_with_symmetry(
+        &mut self,
+        src: &dyn FeatureSource,
+        sym: Symmetry,
+    ) -> Result<&Evaluation, NnError> {
         if self.shared.stopped.load(Ordering::Relaxed) {
             return Err(NnError::ServiceStopped);
         }
         let (width, height) = (src.width(), src.height());
         let area = width * height;
         if width == 0 || height == 0 || width > MAX_SIZE || height > MAX_SIZE {
-            return Err(NnError::EvaluationFailed(format!("unsupported board size {width}x{height}")));
+            return Err(NnError::EvaluationFailed(format!(
+                "unsupported board size {width}x{height}"
+            )));
         }
         self.result.policy.resize(area, 0.0);
         let key = cache_key(src);
@@ -391,7 +443,9 @@ impl EvalClient {
             height,
             reply: self.reply_tx.clone(),
         };
-        self.sender.send(Message::Evaluate(request)).map_err(|_| NnError::ServiceStopped)?;
+        self.sender
+            .send(Message::Evaluate(request))
+            .map_err(|_| NnError::ServiceStopped)?;
         let reply = self.wait_for_reply()?;
         self.features = reply.features;
         self.raw_policy = reply.policy;
@@ -400,7 +454,9 @@ impl EvalClient {
         }
         sym.untransform_points(width, height, &self.raw_policy, &mut self.result.policy);
         self.result.wdl = reply.wdl;
-        self.shared.cache.insert(key, &self.result.policy, reply.wdl);
+        self.shared
+            .cache
+            .insert(key, &self.result.policy, reply.wdl);
         Ok(&self.result)
     }
 
@@ -450,15 +506,28 @@ mod tests {
         let mut policy = vec![0.0; w * h];
         sym.untransform_points(w, h, &raw, &mut policy);
         let v = Vec::<f32>::try_from(v.view([-1])).unwrap();
-        Evaluation { policy, wdl: [v[0], v[1], v[2]] }
+        Evaluation {
+            policy,
+            wdl: [v[0], v[1], v[2]],
+        }
     }
 
     fn assert_close(a: &Evaluation, b: &Evaluation) {
         assert_eq!(a.policy.len(), b.policy.len());
-        let worst = a.policy.iter().zip(&b.policy).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+        let worst = a
+            .policy
+            .iter()
+            .zip(&b.policy)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0f32, f32::max);
         assert!(worst < 1e-5, "policy differs by {worst}");
         for i in 0..3 {
-            assert!((a.wdl[i] - b.wdl[i]).abs() < 1e-5, "wdl {:?} vs {:?}", a.wdl, b.wdl);
+            assert!(
+                (a.wdl[i] - b.wdl[i]).abs() < 1e-5,
+                "wdl {:?} vs {:?}",
+                a.wdl,
+                b.wdl
+            );
         }
     }
 
@@ -485,7 +554,10 @@ mod tests {
         };
         let service = EvalService::start(tiny(), config).unwrap();
         let all = positions(48, &[(9, 9), (9, 9), (7, 11)]);
-        let expected: Vec<Evaluation> = all.iter().map(|p| direct(&reference, p, Symmetry::IDENTITY)).collect();
+        let expected: Vec<Evaluation> = all
+            .iter()
+            .map(|p| direct(&reference, p, Symmetry::IDENTITY))
+            .collect();
         std::thread::scope(|scope| {
             for t in 0..4 {
                 let mut client = service.client();
@@ -507,7 +579,10 @@ mod tests {
     #[test]
     fn symmetric_evaluations_come_back_in_the_board_frame() {
         let reference = tiny();
-        let config = ServiceConfig { cache_entries: 0, ..Default::default() };
+        let config = ServiceConfig {
+            cache_entries: 0,
+            ..Default::default()
+        };
         let service = EvalService::start(tiny(), config).unwrap();
         let mut client = service.client();
         let mut pos = GridPosition::new(8, 8, Rule::Freestyle);
@@ -533,7 +608,10 @@ mod tests {
 
     #[test]
     fn cache_hits_skip_the_network() {
-        let config = ServiceConfig { random_symmetry: false, ..Default::default() };
+        let config = ServiceConfig {
+            random_symmetry: false,
+            ..Default::default()
+        };
         let service = EvalService::start(tiny(), config).unwrap();
         let mut client = service.client();
         let mut pos = GridPosition::new(10, 10, Rule::Renju);
@@ -562,7 +640,10 @@ mod tests {
         let pos = GridPosition::new(6, 6, Rule::Standard);
         assert!(client.evaluate(&pos).is_ok());
         drop(service);
-        assert!(matches!(client.evaluate(&pos), Err(NnError::ServiceStopped)));
+        assert!(matches!(
+            client.evaluate(&pos),
+            Err(NnError::ServiceStopped)
+        ));
         let too_big = GridPosition::new(40, 6, Rule::Standard);
         assert!(client.evaluate(&too_big).is_err());
     }

@@ -57,7 +57,10 @@ impl Symmetry {
     /// Panics (debug) when a transposing symmetry is used on a rectangle.
     #[inline]
     pub fn apply(self, x: usize, y: usize, width: usize, height: usize) -> (usize, usize) {
-        debug_assert!(!self.transposes() || width == height, "transpose on a rectangle");
+        debug_assert!(
+            !self.transposes() || width == height,
+            "transpose on a rectangle"
+        );
         let (mut x, mut y) = if self.transposes() { (y, x) } else { (x, y) };
         if self.0 & 1 != 0 {
             x = width - 1 - x;
