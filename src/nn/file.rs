@@ -1,0 +1,448 @@
+//! Network files and the [`Network`] handle.
+//!
+//! A network is two files side by side: `<name>.safetensors` (the weights, always f32) and
+//! `<name>.toml`, a sidecar describing the architecture:
+//!
+//! ```toml
+//! version = 1            # ARCH_VERSION of the model code
+//! blocks = 6
+//! channels = 64
+//! input_planes = 16      # INPUT_PLANES
+//! feature_version = 1    # FEATURE_VERSION
+//! description = "free text"
+//! ```
+//!
+//! Loading checks the sidecar against this build and the weights against the architecture
+//! (every tensor present, none extra, shapes equal) and says precisely what is wrong.
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tch::{nn::VarStore, Device, Kind, Tensor};
+
+use super::error::NnError;
+use super::features::{FEATURE_VERSION, INPUT_PLANES};
+use super::grid::splitmix64;
+use super::model::{Arch, PolicyValueNet, ARCH_VERSION};
+
+/// The sidecar's contents.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkMeta {
+    pub version: u32,
+    pub blocks: usize,
+    pub channels: usize,
+    pub input_planes: usize,
+    pub feature_version: u32,
+    #[serde(default)]
+    pub description: String,
+}
+
+impl NetworkMeta {
+    pub fn for_arch(arch: Arch, description: &str) -> NetworkMeta {
+        NetworkMeta {
+            version: ARCH_VERSION,
+            blocks: arch.blocks,
+            channels: arch.channels,
+            input_planes: INPUT_PLANES,
+            feature_version: FEATURE_VERSION,
+            description: description.to_string(),
+        }
+    }
+
+    pub fn arch(&self) -> Arch {
+        Arch::new(self.blocks, self.channels)
+    }
+
+    /// Checks that this build can run the network the sidecar describes.
+    fn check(&self, path: &Path) -> Result<(), NnError> {
+        let mismatch = |what, expected: String, found: String| NnError::Mismatch {
+            path: path.to_path_buf(),
+            what,
+            expected,
+            found,
+        };
+        if self.version != ARCH_VERSION {
+            return Err(mismatch(
+                "architecture version",
+                ARCH_VERSION.to_string(),
+                self.version.to_string(),
+            ));
+        }
+        if self.input_planes != INPUT_PLANES {
+            return Err(mismatch(
+                "input_planes",
+                INPUT_PLANES.to_string(),
+                self.input_planes.to_string(),
+            ));
+        }
+        if self.feature_version != FEATURE_VERSION {
+            return Err(mismatch(
+                "feature_version",
+                FEATURE_VERSION.to_string(),
+                self.feature_version.to_string(),
+            ));
+        }
+        self.arch().validate()
+    }
+}
+
+/// The weights and sidecar paths for a network path given with or without an extension
+/// (`nets/a`, `nets/a.safetensors` and `nets/a.toml` all name the same network).
+pub fn network_paths(path: &Path) -> (PathBuf, PathBuf) {
+    let stem = match path.extension().and_then(|e| e.to_str()) {
+        Some("safetensors") | Some("toml") => path.with_extension(""),
+        _ => path.to_path_buf(),
+    };
+    let with = |ext: &str| {
+        let mut s = stem.clone().into_os_string();
+        s.push(".");
+        s.push(ext);
+        PathBuf::from(s)
+    };
+    (with("safetensors"), with("toml"))
+}
+
+/// A policy-value network ready to run: var store, modules and where they live.
+#[derive(Debug)]
+pub struct Network {
+    vs: VarStore,
+    model: PolicyValueNet,
+    meta: NetworkMeta,
+    half: bool,
+}
+
+impl Network {
+    /// Builds the modules on the CPU in f32 (so that random weights do not depend on the device).
+    fn build(meta: NetworkMeta) -> Result<Network, NnError> {
+        let arch = meta.arch();
+        arch.validate()?;
+        let vs = VarStore::new(Device::Cpu);
+        let model = PolicyValueNet::new(&vs.root(), arch);
+        Ok(Network {
+            vs,
+            model,
+            meta,
+            half: false,
+        })
+    }
+
+    /// Moves the weights to `device`; on CUDA they are also turned to half precision.
+    fn place(mut self, device: Device) -> Network {
+        if device != Device::Cpu {
+            self.vs.set_device(device);
+        }
+        if device.is_cuda() {
+            self.set_half(true);
+        }
+        self
+    }
+
+    /// A freshly initialised network, a function of `(arch, seed)` only: the weights come from
+    /// our own seeded generator, not libtorch's global one (which other threads may be using).
+    /// Convolution and linear weights: He-uniform (bound sqrt(6 / fan_in)); their biases: 0;
+    /// batch norm: weight 1, bias 0, running mean 0, running variance 1.
+    pub fn random(arch: Arch, seed: i64, device: Device) -> Result<Network, NnError> {
+        let net = Network::build(NetworkMeta::for_arch(arch, "random initialisation"))?;
+        let vars: BTreeMap<String, Tensor> = net.vs.variables().into_iter().collect();
+        let mut state = seed as u64 ^ 0x5EED_0F4E_70AA;
+        for (name, var) in &vars {
+            let size = var.size();
+            let count = size.iter().product::<i64>() as usize;
+            let values: Vec<f32> = if size.len() >= 2 {
+                let fan_in = size[1..].iter().product::<i64>().max(1) as f64;
+                let bound = (6.0 / fan_in).sqrt();
+                (0..count)
+                    .map(|_| {
+                        let unit = (splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+                        ((2.0 * unit - 1.0) * bound) as f32
+                    })
+                    .collect()
+            } else {
+                // Only batch norm has 1-D "weight"s; "running_var" starts at 1 too.
+                let one = name.ends_with(".weight") || name.ends_with("running_var");
+                vec![if one { 1.0 } else { 0.0 }; count]
+            };
+            let mut dst = var.shallow_clone();
+            tch::no_grad(|| dst.f_copy_(&Tensor::from_slice(&values).view(size.as_slice())))?;
+        }
+        Ok(net.place(device))
+    }
+
+    /// Loads a network (path with or without `.safetensors`; the sidecar sits beside it).
+    pub fn load(path: impl AsRef<Path>, device: Device) -> Result<Network, NnError> {
+        let (weights, sidecar) = network_paths(path.as_ref());
+        for p in [&weights, &sidecar] {
+            if !p.is_file() {
+                return Err(NnError::MissingFile(p.clone()));
+            }
+        }
+        let text = std::fs::read_to_string(&sidecar).map_err(|source| NnError::Io {
+            path: sidecar.clone(),
+            source,
+        })?;
+        let meta: NetworkMeta = toml::from_str(&text).map_err(|e| NnError::Sidecar {
+            path: sidecar.clone(),
+            message: e.to_string(),
+        })?;
+        meta.check(&sidecar)?;
+        let net = Network::build(meta)?;
+        net.load_weights(&weights)?;
+        Ok(net.place(device))
+    }
+
+    /// Copies the weights from a safetensors file into the (CPU, f32) var store, after checking
+    /// that the names and shapes match exactly.
+    fn load_weights(&self, path: &Path) -> Result<(), NnError> {
+        let file: BTreeMap<String, Tensor> = Tensor::read_safetensors(path)?.into_iter().collect();
+        let vars: BTreeMap<String, Tensor> = self.vs.variables().into_iter().collect();
+        let have: BTreeSet<&String> = file.keys().collect();
+        let want: BTreeSet<&String> = vars.keys().collect();
+        if have != want {
+            return Err(NnError::TensorNames {
+                path: path.to_path_buf(),
+                missing: want.difference(&have).map(|s| s.to_string()).collect(),
+                extra: have.difference(&want).map(|s| s.to_string()).collect(),
+            });
+        }
+        for (name, var) in &vars {
+            let src = &file[name];
+            if src.size() != var.size() {
+                return Err(NnError::TensorShape {
+                    path: path.to_path_buf(),
+                    name: name.clone(),
+                    expected: var.size(),
+                    found: src.size(),
+                });
+            }
+            let mut dst = var.shallow_clone();
+            tch::no_grad(|| dst.f_copy_(&src.to_kind(Kind::Float)))?;
+        }
+        Ok(())
+    }
+
+    /// Writes `<name>.safetensors` (f32, whatever the run-time precision) and `<name>.toml`.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), NnError> {
+        let (weights, sidecar) = network_paths(path.as_ref());
+        let vars: BTreeMap<String, Tensor> = self
+            .vs
+            .variables()
+            .into_iter()
+            .map(|(k, v)| (k, v.to_kind(Kind::Float).to_device(Device::Cpu)))
+            .collect();
+        let named: Vec<(&str, &Tensor)> = vars.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        Tensor::write_safetensors(&named, &weights)?;
+        let text = toml::to_string(&self.meta).map_err(|e| NnError::Sidecar {
+            path: sidecar.clone(),
+            message: e.to_string(),
+        })?;
+        std::fs::write(&sidecar, text).map_err(|source| NnError::Io {
+            path: sidecar,
+            source,
+        })
+    }
+
+    /// Runs the model. Casts `xs` to the weights' device and precision; outputs are in that
+    /// precision too. Wrap in `tch::no_grad` for inference (see [`Network::infer`]).
+    pub fn forward_t(&self, xs: &Tensor, train: bool) -> (Tensor, Tensor) {
+        let xs = xs.to_device(self.device()).to_kind(self.kind());
+        self.model.forward_t(&xs, train)
+    }
+
+    /// Inference: no gradients, eval-mode batch norm; returns f32 CPU tensors
+    /// `(policy probabilities [B, H*W], wdl probabilities [B, 3])`.
+    pub fn infer(&self, xs: &Tensor) -> (Tensor, Tensor) {
+        tch::no_grad(|| {
+            let (p, v) = self.forward_t(xs, false);
+            let p = p
+                .to_kind(Kind::Float)
+                .softmax(1, Kind::Float)
+                .to_device(Device::Cpu);
+            let v = v
+                .to_kind(Kind::Float)
+                .softmax(1, Kind::Float)
+                .to_device(Device::Cpu);
+            (p.contiguous(), v.contiguous())
+        })
+    }
+
+    /// Switches the weights between f16 and f32 (the trainer wants f32 on CUDA).
+    pub fn set_half(&mut self, half: bool) {
+        if half {
+            self.vs.half();
+        } else {
+            self.vs.float();
+        }
+        self.half = half;
+    }
+
+    pub fn is_half(&self) -> bool {
+        self.half
+    }
+
+    pub fn kind(&self) -> Kind {
+        if self.half {
+            Kind::Half
+        } else {
+            Kind::Float
+        }
+    }
+
+    pub fn device(&self) -> Device {
+        self.vs.device()
+    }
+
+    pub fn arch(&self) -> Arch {
+        self.meta.arch()
+    }
+
+    pub fn meta(&self) -> &NetworkMeta {
+        &self.meta
+    }
+
+    pub fn set_description(&mut self, description: &str) {
+        self.meta.description = description.to_string();
+    }
+
+    /// The var store (the trainer builds its optimizer on it).
+    pub fn var_store(&self) -> &VarStore {
+        &self.vs
+    }
+
+    pub fn var_store_mut(&mut self) -> &mut VarStore {
+        &mut self.vs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rule;
+    use crate::nn::{encode_into, features::encoded_len, GridPosition, Symmetry};
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("hoshi-nn-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn sample_input() -> Tensor {
+        let mut pos = GridPosition::new(9, 9, Rule::Standard);
+        pos.scatter(12, 7);
+        let mut buf = vec![0.0; encoded_len(9, 9)];
+        encode_into(&pos, Symmetry::IDENTITY, 9, 9, &mut buf);
+        Tensor::from_slice(&buf).view([1, 16, 9, 9])
+    }
+
+    fn max_diff(a: &Tensor, b: &Tensor) -> f64 {
+        (a - b).abs().max().double_value(&[])
+    }
+
+    #[test]
+    fn paths_accept_any_spelling() {
+        let (w, s) = network_paths(Path::new("nets/a.safetensors"));
+        assert_eq!(
+            (w.to_str().unwrap(), s.to_str().unwrap()),
+            ("nets/a.safetensors", "nets/a.toml")
+        );
+        assert_eq!(
+            network_paths(Path::new("nets/a.toml")),
+            (w.clone(), s.clone())
+        );
+        assert_eq!(network_paths(Path::new("nets/a")), (w, s));
+        let (w, _) = network_paths(Path::new("nets/v1.2"));
+        assert_eq!(w, PathBuf::from("nets/v1.2.safetensors"));
+    }
+
+    #[test]
+    fn save_load_round_trip_gives_identical_outputs() {
+        let dir = temp_dir("roundtrip");
+        let net = Network::random(Arch::new(2, 16), 11, Device::Cpu).unwrap();
+        net.save(dir.join("net")).unwrap();
+        let loaded = Network::load(dir.join("net.safetensors"), Device::Cpu).unwrap();
+        assert_eq!(loaded.arch(), Arch::new(2, 16));
+        let xs = sample_input();
+        let (p1, v1) = net.infer(&xs);
+        let (p2, v2) = loaded.infer(&xs);
+        assert_eq!(max_diff(&p1, &p2), 0.0);
+        assert_eq!(max_diff(&v1, &v2), 0.0);
+        // A differently seeded network really differs (the comparison above means something).
+        let other = Network::random(Arch::new(2, 16), 12, Device::Cpu).unwrap();
+        assert!(max_diff(&p1, &other.infer(&xs).0) > 0.0);
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn random_weights_depend_only_on_the_seed() {
+        let xs = sample_input();
+        let a = Network::random(Arch::new(1, 8), 77, Device::Cpu).unwrap();
+        // Using libtorch's global generator in between must not matter.
+        let _ = Tensor::randn([100], (Kind::Float, Device::Cpu));
+        let b = Network::random(Arch::new(1, 8), 77, Device::Cpu).unwrap();
+        assert_eq!(max_diff(&a.infer(&xs).0, &b.infer(&xs).0), 0.0);
+        assert_eq!(max_diff(&a.infer(&xs).1, &b.infer(&xs).1), 0.0);
+    }
+
+    #[test]
+    fn mismatched_sidecar_is_an_error() {
+        let dir = temp_dir("mismatch");
+        let net = Network::random(Arch::new(1, 8), 3, Device::Cpu).unwrap();
+        net.save(dir.join("net")).unwrap();
+        let sidecar = dir.join("net.toml");
+        let good = std::fs::read_to_string(&sidecar).unwrap();
+
+        // Wrong shape of tower: the weights file lacks block 1 and has the wrong widths.
+        std::fs::write(&sidecar, good.replace("blocks = 1", "blocks = 2")).unwrap();
+        let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
+        assert!(
+            matches!(&err, NnError::TensorNames { missing, extra, .. }
+            if missing.iter().any(|m| m.starts_with("blocks.1.")) && extra.is_empty()),
+            "{err}"
+        );
+
+        std::fs::write(&sidecar, good.replace("channels = 8", "channels = 16")).unwrap();
+        let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
+        assert!(matches!(err, NnError::TensorShape { .. }), "{err}");
+
+        std::fs::write(&sidecar, good.replace("blocks = 1", "blocks = 0")).unwrap();
+        let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
+        assert!(
+            matches!(&err, NnError::TensorNames { missing, extra, .. }
+            if missing.is_empty() && extra.iter().any(|m| m.starts_with("blocks.0."))),
+            "{err}"
+        );
+
+        std::fs::write(
+            &sidecar,
+            good.replace("feature_version = 1", "feature_version = 99"),
+        )
+        .unwrap();
+        let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
+        assert!(err.to_string().contains("feature_version is 99"), "{err}");
+
+        std::fs::write(
+            &sidecar,
+            good.replace("input_planes = 16", "input_planes = 12"),
+        )
+        .unwrap();
+        assert!(matches!(
+            Network::load(dir.join("net"), Device::Cpu),
+            Err(NnError::Mismatch { .. })
+        ));
+
+        std::fs::write(&sidecar, "blocks = \"many\"").unwrap();
+        assert!(matches!(
+            Network::load(dir.join("net"), Device::Cpu),
+            Err(NnError::Sidecar { .. })
+        ));
+
+        std::fs::remove_file(&sidecar).unwrap();
+        let err = Network::load(dir.join("net"), Device::Cpu).unwrap_err();
+        assert!(
+            matches!(&err, NnError::MissingFile(p) if p == &sidecar),
+            "{err}"
+        );
+        let err = Network::load(dir.join("absent"), Device::Cpu).unwrap_err();
+        assert!(err.to_string().contains("not found"), "{err}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

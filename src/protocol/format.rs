@@ -1,0 +1,348 @@
+//! Typed answers → protocol lines (without the line ending; the writer adds CRLF or LF).
+//!
+//! Every line is a single line: free text (messages, errors, echoed lines) has its control
+//! characters, CR and LF included, turned into spaces, because managers read line by line and
+//! a stray newline would be taken for a move or an error.
+//!
+//! Points are written as given: map them with `CoordMap::to_protocol` first.
+//!
+//! FORBID has two spellings: the extended Gomocup `SHOWFORBID` answer is `FORBID 5,4 8,7`
+//! (`FORBID` alone when none), Yixin's `yxshowforbid` answer is `FORBID 05040807.` — two
+//! digits of x, two of y, for each point, then a dot; with no forbidden point that is
+//! `FORBID .` (the seed's "FORBID " + nothing + "."). The engine answers with the spelling of
+//! the command that asked.
+use crate::game::{Color, Point};
+use std::fmt::{self, Write};
+
+/// Free text made fit for one protocol line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// `WORD text`, or just `WORD` when the text is empty.
+fn tagged(word: &str, text: &str) -> String {
+    let text = one_line(text);
+    if text.is_empty() {
+        word.to_string()
+    } else {
+        format!("{word} {text}")
+    }
+}
+
+/// Answer to START / RECTSTART / RESTART when all is well.
+pub fn ok() -> String {
+    "OK".to_string()
+}
+
+/// `ERROR message`.
+pub fn error(message: &str) -> String {
+    tagged("ERROR", message)
+}
+
+/// `UNKNOWN line`: the command that was not understood, echoed back.
+pub fn unknown(line: &str) -> String {
+    tagged("UNKNOWN", line)
+}
+
+/// `MESSAGE text`: shown or logged by the manager.
+pub fn message(text: &str) -> String {
+    tagged("MESSAGE", text)
+}
+
+/// `DEBUG text`.
+pub fn debug(text: &str) -> String {
+    tagged("DEBUG", text)
+}
+
+/// The brain's move: `x,y`.
+pub fn move_answer(p: Point) -> String {
+    p.to_string()
+}
+
+/// Analysis mode's answer: `SUGGEST x,y`.
+pub fn suggest(p: Point) -> String {
+    format!("SUGGEST {p}")
+}
+
+/// Several moves on one line, as SWAP2BOARD/SWAPBOARD/BALANCE answers: `7,7 8,7 9,9`.
+pub fn moves(points: &[Point]) -> String {
+    join_points(points)
+}
+
+fn join_points(points: &[Point]) -> String {
+    let mut out = String::new();
+    for (i, p) in points.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let _ = write!(out, "{p}");
+    }
+    out
+}
+
+/// The swap answer of SWAP2BOARD/SWAPBOARD.
+pub fn swap() -> String {
+    "SWAP".to_string()
+}
+
+/// Extended Gomocup's SHOWFORBID answer: `FORBID 5,4 8,7`, or `FORBID` when none.
+pub fn forbid_gomocup(points: &[Point]) -> String {
+    tagged("FORBID", &join_points(points))
+}
+
+/// Yixin's yxshowforbid answer: `FORBID 09121011.`, or `FORBID .` when none.
+pub fn forbid_yixin(points: &[Point]) -> String {
+    let mut out = String::from("FORBID ");
+    for p in points {
+        let _ = write!(out, "{:02}{:02}", p.x, p.y);
+    }
+    out.push('.');
+    out
+}
+
+/// The ABOUT answer's fields. Empty fields are left out of the line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct About {
+    pub name: String,
+    pub version: String,
+    pub author: String,
+    pub country: String,
+    pub www: String,
+    pub email: String,
+}
+
+impl About {
+    /// Hoshi's own details; the version comes from Cargo.
+    pub fn hoshi() -> About {
+        About {
+            name: "hoshi".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            author: "Hoshi developers".to_string(),
+            country: String::new(),
+            www: String::new(),
+            email: String::new(),
+        }
+    }
+}
+
+/// `name="hoshi", version="0.1.0", author="…"`: keyword, `=`, value in double quotes, comma
+/// separated. A double quote inside a value would end it early, so it becomes `'`.
+pub fn about(info: &About) -> String {
+    let fields = [
+        ("name", &info.name),
+        ("version", &info.version),
+        ("author", &info.author),
+        ("country", &info.country),
+        ("www", &info.www),
+        ("email", &info.email),
+    ];
+    let mut out = String::new();
+    for (key, value) in fields {
+        let value = one_line(value).replace('"', "'");
+        if value.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{key}=\"{value}\"");
+    }
+    out
+}
+
+/// PROTOCOLVERSION's answer (003 3.11): `major,minor`.
+pub fn protocol_version(major: u32, minor: u32) -> String {
+    format!("{major},{minor}")
+}
+
+/// Yixin-Board's live search output.
+pub fn realtime_best(p: Point) -> String {
+    format!("MESSAGE REALTIME BEST {p}")
+}
+
+/// The move now being searched.
+pub fn realtime_pos(p: Point) -> String {
+    format!("MESSAGE REALTIME POS {p}")
+}
+
+/// A move whose search is done.
+pub fn realtime_done(p: Point) -> String {
+    format!("MESSAGE REALTIME DONE {p}")
+}
+
+/// A move proven to lose.
+pub fn realtime_lose(p: Point) -> String {
+    format!("MESSAGE REALTIME LOSE {p}")
+}
+
+/// Ask the GUI to clear its live marks.
+pub fn realtime_refresh() -> String {
+    "MESSAGE REALTIME REFRESH".to_string()
+}
+
+/// yxshowinfo's answers.
+pub fn max_thread_num(n: u32) -> String {
+    format!("MESSAGE INFO MAX_THREAD_NUM {n}")
+}
+
+pub fn max_hash_size(n: u64) -> String {
+    format!("MESSAGE INFO MAX_HASH_SIZE {n}")
+}
+
+/// Yixin multi-PV block lines. One block per PV: `INFO PV n`, the figures, `INFO PV DONE`.
+pub fn info_pv(index: u32) -> String {
+    format!("INFO PV {index}")
+}
+
+pub fn info_numpv(count: u32) -> String {
+    format!("INFO NUMPV {count}")
+}
+
+pub fn info_depth(depth: u32) -> String {
+    format!("INFO DEPTH {depth}")
+}
+
+pub fn info_seldepth(depth: u32) -> String {
+    format!("INFO SELDEPTH {depth}")
+}
+
+pub fn info_nodes(nodes: u64) -> String {
+    format!("INFO NODES {nodes}")
+}
+
+pub fn info_totaltime(ms: u64) -> String {
+    format!("INFO TOTALTIME {ms}")
+}
+
+/// Nodes per second.
+pub fn info_speed(nodes_per_second: u64) -> String {
+    format!("INFO SPEED {nodes_per_second}")
+}
+
+/// The evaluation in the engine's integer scale.
+pub fn info_eval(eval: i64) -> String {
+    format!("INFO EVAL {eval}")
+}
+
+/// The win rate as a fraction in 0..=1 (Yixin-Board reads a fraction, not a percentage).
+/// Out-of-range values are clamped; NaN, which means "no idea", is written as 0.5.
+pub fn info_winrate(rate: f64) -> String {
+    let rate = if rate.is_nan() {
+        0.5
+    } else {
+        rate.clamp(0.0, 1.0)
+    };
+    format!("INFO WINRATE {rate:.4}")
+}
+
+/// The PV's moves as `x,y` separated by spaces.
+pub fn info_bestline(points: &[Point]) -> String {
+    tagged("INFO BESTLINE", &join_points(points))
+}
+
+pub fn info_pv_done() -> String {
+    "INFO PV DONE".to_string()
+}
+
+/// Column letters of the PV encoding: a..z, then aa..az, ba.. (bijective base 26, as in
+/// spreadsheets) so that boards wider than 26 (up to 32) still read unambiguously: the
+/// letters always end where the row digits start.
+pub fn column_letters(x: usize) -> String {
+    let mut n = x + 1;
+    let mut letters = Vec::new();
+    while n > 0 {
+        n -= 1;
+        letters.push(b'a' + (n % 26) as u8);
+        n /= 26;
+    }
+    letters.reverse();
+    String::from_utf8(letters).unwrap_or_default()
+}
+
+/// The inverse of `column_letters`; `None` for anything but lowercase ASCII letters.
+pub fn column_index(letters: &str) -> Option<usize> {
+    if letters.is_empty() {
+        return None;
+    }
+    let mut n: usize = 0;
+    for b in letters.bytes() {
+        if !b.is_ascii_lowercase() {
+            return None;
+        }
+        n = n.checked_mul(26)?.checked_add((b - b'a') as usize + 1)?;
+    }
+    Some(n - 1)
+}
+
+/// One PV move of 003 2.13: `X` black / `O` white, column letters, row from 0 at the top.
+pub fn pv_move(color: Color, p: Point) -> String {
+    let c = match color {
+        Color::Black => 'X',
+        Color::White => 'O',
+    };
+    format!("{c}{}{}", column_letters(p.x as usize), p.y)
+}
+
+/// A principal variation in 003's encoding: `Oe4 Xe3 Of4`.
+pub fn pv_string(moves: &[(Color, Point)]) -> String {
+    moves
+        .iter()
+        .map(|&(c, p)| pv_move(c, p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The expected outcome shown in a search summary: a percentage, or a proven result.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Expectation {
+    /// P(win) + P(draw)/2, in percent.
+    Percent(f64),
+    Win,
+    Loss,
+    Draw,
+}
+
+impl fmt::Display for Expectation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expectation::Percent(v) if v.is_finite() => write!(f, "{:.1}", v.clamp(0.0, 100.0)),
+            Expectation::Percent(_) => f.write_str("U"),
+            Expectation::Win => f.write_str("W"),
+            Expectation::Loss => f.write_str("L"),
+            Expectation::Draw => f.write_str("D"),
+        }
+    }
+}
+
+/// What one search reports when it stops (003 2.13's summary MESSAGE).
+#[derive(Clone, PartialEq, Debug)]
+pub struct SearchSummary {
+    pub min_depth: u32,
+    pub max_depth: u32,
+    pub expectation: Expectation,
+    pub nodes: u64,
+    pub nodes_per_second: u64,
+    pub time_ms: u64,
+    pub pv: Vec<(Color, Point)>,
+}
+
+/// `MESSAGE depth 1-14 ev 56.2 n 3381 n/s 932 tm 3627 pv Oe4 Xe3 …`.
+pub fn search_summary(s: &SearchSummary) -> String {
+    let mut line = format!(
+        "MESSAGE depth {}-{} ev {} n {} n/s {} tm {}",
+        s.min_depth, s.max_depth, s.expectation, s.nodes, s.nodes_per_second, s.time_ms
+    );
+    if !s.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv_string(&s.pv));
+    }
+    line
+}
+
+#[cfg(test)]
+#[path = "format_tests.rs"]
+mod tests;
