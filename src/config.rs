@@ -182,7 +182,9 @@ fn merge_tables(
                     message: "unknown key".to_string(),
                 })
             }
-            (Some(toml::Value::Table(b)), toml::Value::Table(u)) => merge_tables(b, u, &path, origin)?,
+            (Some(toml::Value::Table(b)), toml::Value::Table(u)) => {
+                merge_tables(b, u, &path, origin)?
+            }
             (Some(toml::Value::Table(_)), _) => {
                 return Err(ConfigError::Invalid {
                     origin: origin.to_string(),
@@ -195,7 +197,11 @@ fn merge_tables(
                     return Err(ConfigError::Invalid {
                         origin: origin.to_string(),
                         key: path,
-                        message: format!("expected a {}, found a {}", slot.type_str(), value.type_str()),
+                        message: format!(
+                            "expected a {}, found a {}",
+                            slot.type_str(),
+                            value.type_str()
+                        ),
                     });
                 }
                 *slot = value;
@@ -224,11 +230,18 @@ fn key_at(text: &str, offset: usize) -> String {
 
 fn candidate_paths() -> Vec<PathBuf> {
     let mut paths = Vec::new();
-    if let Some(dir) = std::env::current_exe().ok().and_then(|p| p.parent().map(Path::to_path_buf)) {
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+    {
         paths.push(dir.join("hoshi.toml"));
         paths.push(dir.join("config").join("hoshi.toml"));
     }
-    paths.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("config").join("hoshi.toml"));
+    paths.push(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("config")
+            .join("hoshi.toml"),
+    );
     paths
 }
 

@@ -42,7 +42,8 @@ fn main() -> ExitCode {
         Cmd::Engine => {
             let thinker = hoshi::search::default_thinker(&config);
             let input = Box::new(std::io::BufReader::new(std::io::stdin()));
-            let code = hoshi::engine::run(config, input, hoshi::protocol::Output::stdout(), thinker);
+            let code =
+                hoshi::engine::run(config, input, hoshi::protocol::Output::stdout(), thinker);
             ExitCode::from(code as u8)
         }
     }

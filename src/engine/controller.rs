@@ -260,7 +260,7 @@ impl Controller {
                 Err(e) => self.out.line(&format::error(&e)),
             },
             Command::Info(key) => self.info(key),
-            Command::About => self.out.line(&format::about(&about_fields())),
+            Command::About => self.out.line(&format::about(&format::About::hoshi())),
             Command::End => {}
             Command::Stop => {
                 if let Some(active) = &self.active {
@@ -277,8 +277,8 @@ impl Controller {
             Command::ShowForbid(stones) => self.show_forbid(stones),
             Command::YxShowInfo => {
                 self.out
-                    .line(&format::message_info_max_thread_num(self.max_threads()));
-                self.out.line(&format::message_info_max_hash_size(0));
+                    .line(&format::max_thread_num(self.max_threads() as u32));
+                self.out.line(&format::max_hash_size(0));
             }
             Command::YxBlock(points) => match self.game_mut() {
                 Ok(game) => game.block(&points),
@@ -472,14 +472,18 @@ impl Controller {
             return;
         };
         if self.config.protocol.search_message {
-            self.out.line(&format::message(&super::report::search_message(&result.info)));
+            self.out
+                .line(&format::message(&super::report::search_message(
+                    &result.info,
+                )));
         }
         match active.purpose {
             Purpose::Play => {
                 if let Err(e) = game.own_move(best) {
                     // Never happens with a correct thinker; say so rather than play it.
                     log::error!("search returned an unplayable move {best}: {e}");
-                    self.out.line(&format::error(&format!("internal error: {e}")));
+                    self.out
+                        .line(&format::error(&format!("internal error: {e}")));
                     return;
                 }
                 self.out.line(&format::move_answer(best));
@@ -528,15 +532,4 @@ fn needs_quiet(cmd: &Command) -> bool {
             | Command::ProtocolVersion
             | Command::YxShowInfo
     )
-}
-
-fn about_fields() -> Vec<(&'static str, &'static str)> {
-    vec![
-        ("name", "hoshi"),
-        ("version", env!("CARGO_PKG_VERSION")),
-        ("author", "The Hoshi developers"),
-        ("country", ""),
-        ("www", ""),
-        ("email", ""),
-    ]
 }

@@ -20,7 +20,9 @@ pub enum PositionError {
     Duplicate(Point),
     #[error("TAKEBACK {0}: there is no stone there")]
     NothingToTakeBack(Point),
-    #[error("TAKEBACK {0}: not the last move, and removing it would leave impossible stone counts")]
+    #[error(
+        "TAKEBACK {0}: not the last move, and removing it would leave impossible stone counts"
+    )]
     NotLastMove(Point),
 }
 
@@ -144,7 +146,11 @@ impl GameState {
     /// BOARD order need not be the move order) is removed by replaying the rest.
     pub fn take_back(&mut self, p: Point) -> Result<(), PositionError> {
         if (p.x as usize) >= self.board.width() || (p.y as usize) >= self.board.height() {
-            return Err(PositionError::OffBoard(p, self.board.width(), self.board.height()));
+            return Err(PositionError::OffBoard(
+                p,
+                self.board.width(),
+                self.board.height(),
+            ));
         }
         if self.board.get(p).is_none() {
             return Err(PositionError::NothingToTakeBack(p));

@@ -59,7 +59,10 @@ mod tests {
             },
             nodes: 2000,
             elapsed: Duration::from_millis(500),
-            pv: vec![(Color::White, Point::new(4, 4)), (Color::Black, Point::new(4, 3))],
+            pv: vec![
+                (Color::White, Point::new(4, 4)),
+                (Color::Black, Point::new(4, 3)),
+            ],
         };
         let m = search_message(&info);
         assert_eq!(

@@ -122,7 +122,7 @@ impl About {
             name: "hoshi".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             author: "Hoshi developers".to_string(),
-            country: String::new(),
+            country: "International".to_string(),
             www: String::new(),
             email: String::new(),
         }
@@ -143,9 +143,6 @@ pub fn about(info: &About) -> String {
     let mut out = String::new();
     for (key, value) in fields {
         let value = one_line(value).replace('"', "'");
-        if value.is_empty() {
-            continue;
-        }
         if !out.is_empty() {
             out.push_str(", ");
         }

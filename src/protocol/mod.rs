@@ -67,3 +67,5 @@ pub mod parser;
 pub use command::{Command, Field, InfoKey};
 pub use coords::CoordMap;
 pub use parser::{Parsed, Parser};
+mod output;
+pub use output::Output;

@@ -113,7 +113,12 @@ impl Brain {
     /// The next answer, which must be a move `x,y`.
     pub fn expect_move(&mut self) -> Point {
         let l = self.answer();
-        parse_move(&l).unwrap_or_else(|| panic!("expected a move, got {l:?}; transcript {:?}", self.transcript))
+        parse_move(&l).unwrap_or_else(|| {
+            panic!(
+                "expected a move, got {l:?}; transcript {:?}",
+                self.transcript
+            )
+        })
     }
 
     /// Asserts that nothing is printed for `wait`.
