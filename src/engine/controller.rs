@@ -3,11 +3,12 @@
 //! One thread reads stdin and feeds the parser; this controller receives its commands and the
 //! results of searches over one channel, so STOP, yxstop and END act while a search runs.
 use super::clock::TimeSettings;
+use super::dialect;
 use super::game_state::{GameState, PositionError};
 use super::worker::RunningSearch;
-use crate::config::Config;
+use crate::config::{Config, ProtocolMode};
 use crate::game::{Point, Rule};
-use crate::protocol::{format, Command, InfoKey, Output, Parsed};
+use crate::protocol::{format, Command, CoordMap, InfoKey, Output, Parsed};
 use crate::search::{Limits, ThinkRequest, ThinkResult, Thinker};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::VecDeque;
@@ -15,8 +16,8 @@ use std::time::{Duration, Instant};
 
 /// Everything that reaches the controller.
 pub enum Event {
-    /// A parsed input line and when it arrived.
-    Input(Parsed, Instant),
+    /// A parsed input line, when it arrived, and the line itself (for UNKNOWN answers).
+    Input(Parsed, Instant, String),
     /// stdin closed.
     Eof,
     /// A search finished; the thinker comes back with its result.
@@ -71,6 +72,8 @@ pub struct Controller {
     deferred: VecDeque<(Parsed, Instant)>,
     /// Problems with INFO values, reported at the next BEGIN/TURN/BOARD as the protocol asks.
     pending_errors: Vec<String>,
+    /// Yixin-Board's (row, column) mapping when configured; the identity otherwise.
+    coords: CoordMap,
 }
 
 impl Controller {
@@ -98,6 +101,8 @@ impl Controller {
             0 => None,
             mib => Some(mib << 20),
         };
+        let config_transpose =
+            config.protocol.mode == ProtocolMode::Yixin && config.protocol.yixin_transpose;
         Controller {
             config,
             out,
@@ -118,6 +123,9 @@ impl Controller {
             active: None,
             deferred: VecDeque::new(),
             pending_errors: Vec::new(),
+            coords: CoordMap {
+                transpose: config_transpose,
+            },
         }
     }
 
@@ -125,11 +133,12 @@ impl Controller {
     pub fn run(mut self) -> i32 {
         while let Ok(event) = self.events.recv() {
             match event {
-                Event::Input(parsed, at) => {
+                Event::Input(parsed, at, line) => {
                     if self.is_end(&parsed) {
                         self.out.close();
                         return 0;
                     }
+                    let parsed = self.translate(parsed, line);
                     self.dispatch(parsed, at);
                 }
                 Event::Eof => {
@@ -148,6 +157,20 @@ impl Controller {
             }
         }
         0
+    }
+
+    /// Applies the protocol mode: commands of another dialect become UNKNOWN, and Yixin's
+    /// transposed coordinates are mapped to ours.
+    fn translate(&self, parsed: Parsed, line: String) -> Parsed {
+        match parsed {
+            Parsed::Command(cmd) if !dialect::accepts(self.config.protocol.mode, &cmd) => {
+                Parsed::Unknown {
+                    line: line.trim().to_string(),
+                }
+            }
+            Parsed::Command(cmd) => Parsed::Command(self.coords.command(cmd)),
+            other => other,
+        }
     }
 
     fn is_end(&self, parsed: &Parsed) -> bool {
@@ -247,7 +270,9 @@ impl Controller {
             }
             Command::Play(p) => match self.game_mut() {
                 Ok(game) => match game.own_move(p) {
-                    Ok(()) => self.out.line(&format::move_answer(p)),
+                    Ok(()) => self
+                        .out
+                        .line(&format::move_answer(self.coords.to_protocol(p))),
                     Err(e) => self.out.line(&format::error(&e.to_string())),
                 },
                 Err(e) => self.out.line(&format::error(&e)),
@@ -323,6 +348,10 @@ impl Controller {
     }
 
     fn info(&mut self, key: InfoKey) {
+        if self.config.protocol.mode == ProtocolMode::Gomocup && !is_gomocup_info(&key) {
+            log::debug!("INFO ignored in gomocup mode: {key:?}");
+            return;
+        }
         match key {
             InfoKey::TimeoutTurn(v) => self.time.timeout_turn = v,
             InfoKey::TimeoutMatch(v) => self.time.timeout_match = v,
@@ -486,9 +515,12 @@ impl Controller {
                         .line(&format::error(&format!("internal error: {e}")));
                     return;
                 }
-                self.out.line(&format::move_answer(best));
+                self.out
+                    .line(&format::move_answer(self.coords.to_protocol(best)));
             }
-            Purpose::Suggest => self.out.line(&format::suggest(best)),
+            Purpose::Suggest => self
+                .out
+                .line(&format::suggest(self.coords.to_protocol(best))),
             Purpose::Ponder => {}
         }
     }
@@ -503,9 +535,9 @@ impl Controller {
                 };
                 let mut scratch = game.clone();
                 match scratch.set_board(&stones) {
-                    Ok(()) => self
-                        .out
-                        .line(&format::forbid_gomocup(&scratch.forbidden_points())),
+                    Ok(()) => self.out.line(&format::forbid_gomocup(
+                        &self.coords.to_protocol_all(&scratch.forbidden_points()),
+                    )),
                     Err(e) => self.out.line(&format::error(&e.to_string())),
                 }
             }
@@ -515,10 +547,27 @@ impl Controller {
                     .as_ref()
                     .map(|g| g.forbidden_points())
                     .unwrap_or_default();
-                self.out.line(&format::forbid_yixin(&points));
+                self.out
+                    .line(&format::forbid_yixin(&self.coords.to_protocol_all(&points)));
             }
         }
     }
+}
+
+/// The INFO keys of the base Gomocup protocol (seed 001).
+fn is_gomocup_info(key: &InfoKey) -> bool {
+    matches!(
+        key,
+        InfoKey::TimeoutTurn(_)
+            | InfoKey::TimeoutMatch(_)
+            | InfoKey::TimeLeft(_)
+            | InfoKey::MaxMemory(_)
+            | InfoKey::GameType(_)
+            | InfoKey::Rule(_)
+            | InfoKey::Evaluate(_)
+            | InfoKey::Folder(_)
+            | InfoKey::Unknown(..)
+    )
 }
 
 /// Commands that change the position or need the thinker, so they wait for a search to end.

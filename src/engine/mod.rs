@@ -1,6 +1,7 @@
 //! The controller: owns the game and the clock, starts and stops searches, answers commands.
 pub mod clock;
 mod controller;
+mod dialect;
 mod game_state;
 pub mod report;
 mod worker;
@@ -40,7 +41,8 @@ pub fn run(
                         let line = String::from_utf8_lossy(&buf);
                         log::debug!("< {}", line.trim_end());
                         if let Some(parsed) = parser.feed(&line) {
-                            if reader_sender.send(Event::Input(parsed, at)).is_err() {
+                            let event = Event::Input(parsed, at, line.trim().to_string());
+                            if reader_sender.send(event).is_err() {
                                 return;
                             }
                         }

@@ -1,0 +1,172 @@
+//! Protocol modes, the extended-Gomocup and Yixin commands that need no search, and Yixin's
+//! transposed coordinates, through the real binary.
+mod common;
+
+use common::{config_with, Brain};
+use hoshi::game::{Board, Point, Rule};
+use std::time::Duration;
+
+fn renju_position() -> Vec<Point> {
+    // REFERENCE.md's referee example: after h8 h9 i7 i9 h10 i6 i11 i12 black must not play g9.
+    // Columns a.. = x 0.., rows 1.. = y 0.. (the orientation that makes g9 forbidden is tested
+    // in tests/rules.rs; here we only need a position with forbidden points).
+    let moves = [
+        (7, 7),
+        (7, 8),
+        (8, 6),
+        (8, 8),
+        (7, 9),
+        (8, 5),
+        (8, 10),
+        (8, 11),
+    ];
+    moves.iter().map(|&(x, y)| Point::new(x, y)).collect()
+}
+
+fn board_of(moves: &[Point]) -> Board {
+    let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+    for &m in moves {
+        b.play(m).unwrap();
+    }
+    b
+}
+
+#[test]
+fn gomocup_mode_answers_unknown_to_other_dialects() {
+    let cfg = config_with("gomocup-mode", "[protocol]\nmode = \"gomocup\"\n");
+    let mut b = Brain::start_with_config(&cfg);
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    for line in ["PROTOCOLVERSION", "yxshowforbid", "yxnbest 2", "STOP"] {
+        b.send(line);
+        assert_eq!(b.answer(), format!("UNKNOWN {line}"));
+    }
+    b.send("SWAP2BOARD");
+    b.send("DONE");
+    assert_eq!(b.answer(), "UNKNOWN DONE");
+    // An extended INFO key changes nothing in gomocup mode: still a plain move, no SUGGEST.
+    b.send("INFO analysis_mode 1");
+    b.send("INFO timeout_turn 100");
+    b.send("TURN 7,7");
+    b.expect_move();
+}
+
+#[test]
+fn auto_mode_speaks_every_dialect() {
+    let mut b = Brain::start();
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("PROTOCOLVERSION");
+    assert_eq!(b.answer(), "1,0");
+    b.send("yxshowforbid");
+    assert_eq!(b.answer(), "FORBID .");
+    b.send("yxshowinfo");
+    assert!(b.line().starts_with("MESSAGE INFO MAX_THREAD_NUM"));
+    assert!(b.line().starts_with("MESSAGE INFO MAX_HASH_SIZE"));
+    b.send("CLEARHASH");
+    b.send("yxhashclear");
+    b.expect_silence(Duration::from_millis(200));
+}
+
+#[test]
+fn showforbid_agrees_with_the_board() {
+    let moves = renju_position();
+    let expected = board_of(&moves).forbidden_points();
+    assert!(
+        !expected.is_empty(),
+        "test position should have forbidden points"
+    );
+    let mut b = Brain::start();
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO rule 4");
+    // Extended SHOWFORBID: its own board block, answered "FORBID x,y x,y".
+    b.send("SHOWFORBID");
+    // We would be black to move here (8 stones): black stones are "own" (1).
+    for (i, m) in moves.iter().enumerate() {
+        b.send(&format!("{m},{}", if i % 2 == 0 { 1 } else { 2 }));
+    }
+    b.send("DONE");
+    let a = b.answer();
+    let mut got: Vec<Point> = a
+        .strip_prefix("FORBID")
+        .unwrap()
+        .split_whitespace()
+        .map(|t| common::parse_move(t).unwrap())
+        .collect();
+    got.sort();
+    let mut want = expected.clone();
+    want.sort();
+    assert_eq!(got, want, "{a}");
+    // Yixin: yxboard sets the position, yxshowforbid answers in 2-digit form.
+    b.send("yxboard");
+    for (i, m) in moves.iter().enumerate() {
+        b.send(&format!("{m},{}", if i % 2 == 0 { 1 } else { 2 }));
+    }
+    b.send("done");
+    b.expect_silence(Duration::from_millis(200));
+    b.send("yxshowforbid");
+    let a = b.answer();
+    let body = a
+        .strip_prefix("FORBID ")
+        .unwrap()
+        .strip_suffix('.')
+        .unwrap();
+    let mut got: Vec<Point> = body
+        .as_bytes()
+        .chunks(4)
+        .map(|c| {
+            let s = std::str::from_utf8(c).unwrap();
+            Point::new(s[..2].parse().unwrap(), s[2..].parse().unwrap())
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, want, "{a}");
+}
+
+#[test]
+fn analysis_mode_suggests_and_play_imposes() {
+    let mut b = Brain::start();
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO timeout_turn 100");
+    b.send("INFO analysis_mode 1");
+    b.send("TURN 7,7");
+    let a = b.answer();
+    let suggested =
+        common::parse_move(a.strip_prefix("SUGGEST ").expect("SUGGEST answer")).unwrap();
+    // The state did not change: the suggested point is still free, PLAY puts it there.
+    b.send(&format!("PLAY {suggested}"));
+    assert_eq!(b.answer(), format!("{suggested}"));
+    b.send(&format!("PLAY {suggested}"));
+    assert!(b.answer().starts_with("ERROR"), "occupied PLAY accepted");
+}
+
+#[test]
+fn yixin_transposed_coordinates() {
+    let cfg = config_with(
+        "yixin-transpose",
+        "[protocol]\nmode = \"yixin\"\nyixin_transpose = true\n",
+    );
+    let mut b = Brain::start_with_config(&cfg);
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO timeout_turn 200");
+    // Black (the opponent) has four in a column x=3, rows 3..6, sent as (row, column).
+    b.send("BOARD");
+    for (x, y, f) in [
+        (3, 3, 2),
+        (3, 4, 2),
+        (3, 5, 2),
+        (3, 6, 2),
+        (10, 10, 1),
+        (12, 1, 1),
+        (1, 12, 1),
+    ] {
+        b.send(&format!("{y},{x},{f}"));
+    }
+    b.send("DONE");
+    let m = b.expect_move();
+    // The block is at x=3, y=2 or y=7, which Yixin-Board reads as (row, column) = (2,3) / (7,3).
+    assert!(m == Point::new(2, 3) || m == Point::new(7, 3), "got {m}");
+}
