@@ -4,6 +4,7 @@
 use hoshi::game::{Board, Color, GameError, MoveOutcome, Pattern, Point, Rule, Threat, DIRECTIONS};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn pt(x: u8, y: u8) -> Point {
     Point::new(x, y)
@@ -464,4 +465,328 @@ fn threat_point_lists() {
     // Black open threes: next to the row (diagonals need two stones, the row is already three).
     assert!(board.open_three_points(Color::Black).is_empty());
     assert_eq!(pts(board.open_three_points(Color::White)), vec![]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Randomised check against a slow reference written from the definitions (no tables, no overlay).
+// ---------------------------------------------------------------------------------------------
+
+const R_EMPTY: u8 = 0;
+const R_OWN: u8 = 1;
+const R_OPP: u8 = 2;
+
+/// The whole line through `p` in direction `d`, from `color`'s side, `p` itself set to own.
+fn ref_line(board: &Board, p: Point, color: Color, d: usize) -> (Vec<u8>, usize) {
+    let (dx, dy) = DIRECTIONS[d];
+    let (mut x, mut y) = (p.x as i32, p.y as i32);
+    while board.is_on_board(x - dx, y - dy) {
+        x -= dx;
+        y -= dy;
+    }
+    let mut line = Vec::new();
+    let mut centre = 0;
+    while board.is_on_board(x, y) {
+        let q = pt(x as u8, y as u8);
+        if q == p {
+            centre = line.len();
+        }
+        line.push(match board.get(q) {
+            None => R_EMPTY,
+            Some(c) if c == color => R_OWN,
+            Some(_) => R_OPP,
+        });
+        x += dx;
+        y += dy;
+    }
+    line[centre] = R_OWN;
+    (line, centre)
+}
+
+#[derive(Clone, Copy)]
+struct RefRule {
+    exact: bool,
+    caro: bool,
+}
+
+fn ref_rule(rule: Rule, color: Color) -> RefRule {
+    RefRule {
+        exact: !rule.overline_wins(color),
+        caro: rule.blocked_five_fails(),
+    }
+}
+
+/// 0: nothing, 1: winning five through `c`, 2: overline (exact rules).
+fn ref_five(line: &[u8], c: usize, r: RefRule) -> u8 {
+    let own = |i: isize| i >= 0 && (i as usize) < line.len() && line[i as usize] == R_OWN;
+    let opp = |i: isize| i >= 0 && (i as usize) < line.len() && line[i as usize] == R_OPP;
+    let c = c as isize;
+    let left = (1..).take_while(|k| own(c - k)).count() as isize;
+    let right = (1..).take_while(|k| own(c + k)).count() as isize;
+    let len = left + right + 1;
+    if len < 5 {
+        0
+    } else if r.exact && len > 5 {
+        2
+    } else if r.caro && opp(c - left - 1) && opp(c + right + 1) {
+        0
+    } else {
+        1
+    }
+}
+
+/// Pattern by brute force: depth 2 = up to twos, 1 = up to threes, 0 = fives and fours only.
+fn ref_pattern(line: &mut Vec<u8>, c: usize, r: RefRule, depth: u32) -> Pattern {
+    match ref_five(line, c, r) {
+        1 => return Pattern::Five,
+        2 => return Pattern::Overline,
+        _ => {}
+    }
+    let near: Vec<usize> = (c.saturating_sub(5)..(c + 6).min(line.len()))
+        .filter(|&q| line[q] == R_EMPTY)
+        .collect();
+    let completes = |line: &mut Vec<u8>, q: usize| {
+        line[q] = R_OWN;
+        let five = ref_five(line, c, r) == 1;
+        line[q] = R_EMPTY;
+        five
+    };
+    let wins: Vec<usize> = near
+        .iter()
+        .copied()
+        .filter(|&q| completes(line, q))
+        .collect();
+    if !wins.is_empty() {
+        // Straight four: the run through c is four long and both its ends complete a five.
+        let a = (0..=c)
+            .rev()
+            .take_while(|&i| line[i] == R_OWN)
+            .last()
+            .unwrap();
+        let b = (c..line.len())
+            .take_while(|&i| line[i] == R_OWN)
+            .last()
+            .unwrap();
+        let straight = b - a == 3 && a > 0 && wins.contains(&(a - 1)) && wins.contains(&(b + 1));
+        return match (wins.len(), straight) {
+            (1, _) => Pattern::Four,
+            (_, true) => Pattern::OpenFour,
+            _ => Pattern::DoubleFour,
+        };
+    }
+    if depth == 0 {
+        return Pattern::None;
+    }
+    let mut best = Pattern::None;
+    for q in near {
+        line[q] = R_OWN;
+        let next = ref_pattern(line, c, r, depth - 1);
+        line[q] = R_EMPTY;
+        let made = match next {
+            Pattern::OpenFour => Pattern::OpenThree,
+            Pattern::Four | Pattern::DoubleFour => Pattern::Three,
+            Pattern::OpenThree if depth == 2 => Pattern::OpenTwo,
+            Pattern::Three if depth == 2 => Pattern::Two,
+            _ => Pattern::None,
+        };
+        best = best.max(made);
+    }
+    best
+}
+
+fn ref_pattern_at(board: &Board, p: Point, color: Color, d: usize) -> Pattern {
+    let (mut line, c) = ref_line(board, p, color, d);
+    ref_pattern(&mut line, c, ref_rule(board.rule(), color), 2)
+}
+
+/// Renju forbidden check by actually placing stones on copies of the board. `placed` counts the
+/// hypothetical stones (the library takes a completion point as legal beyond 8 of them).
+fn ref_forbidden(board: &Board, p: Point, placed: usize) -> bool {
+    let r = ref_rule(Rule::Renju, Color::Black);
+    let pats: Vec<Pattern> = (0..4)
+        .map(|d| {
+            let (mut line, c) = ref_line(board, p, Color::Black, d);
+            ref_pattern(&mut line, c, r, 0)
+        })
+        .collect();
+    if pats.contains(&Pattern::Five) {
+        return false;
+    }
+    if pats.contains(&Pattern::Overline) {
+        return true;
+    }
+    if pats.iter().map(|p| p.four_count()).sum::<u32>() >= 2 {
+        return true;
+    }
+    let threes: Vec<usize> = (0..4)
+        .filter(|&d| {
+            let (mut line, c) = ref_line(board, p, Color::Black, d);
+            ref_pattern(&mut line, c, r, 1) == Pattern::OpenThree
+        })
+        .collect();
+    if threes.len() < 2 {
+        return false;
+    }
+    let mut with_p = board.clone();
+    with_p.place(p, Color::Black).unwrap();
+    let mut real = 0;
+    for d in threes {
+        let (dx, dy) = DIRECTIONS[d];
+        let is_real = (-5..=5).any(|k| {
+            let (x, y) = (p.x as i32 + k * dx, p.y as i32 + k * dy);
+            if !with_p.is_on_board(x, y) || !with_p.is_empty(pt(x as u8, y as u8)) {
+                return false;
+            }
+            let q = pt(x as u8, y as u8);
+            let mut with_q = with_p.clone();
+            with_q.place(q, Color::Black).unwrap();
+            let (mut line, c) = ref_line(&with_q, p, Color::Black, d);
+            ref_pattern(&mut line, c, r, 0) == Pattern::OpenFour
+                && (placed + 1 >= 8 || !ref_forbidden(&with_p, q, placed + 1))
+        });
+        if is_real {
+            real += 1;
+        }
+    }
+    if real < 2 {
+        FAKE_DOUBLE_THREES.fetch_add(1, Ordering::Relaxed);
+    }
+    real >= 2
+}
+
+/// Geometric double threes the reference found not to be forbidden (so the recursion mattered).
+static FAKE_DOUBLE_THREES: AtomicUsize = AtomicUsize::new(0);
+
+fn all_patterns(board: &Board) -> Vec<Pattern> {
+    let mut out = Vec::new();
+    for y in 0..board.height() as u8 {
+        for x in 0..board.width() as u8 {
+            for color in [Color::Black, Color::White] {
+                for d in 0..4 {
+                    out.push(board.pattern(pt(x, y), color, d));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A random empty point, usually near the last stones so that shapes actually form.
+fn random_move(board: &Board, rng: &mut StdRng) -> Point {
+    loop {
+        let p = match board.last_move() {
+            Some(_) if rng.gen_bool(0.8) => {
+                let n = board.history().len();
+                let anchor = board.history()[rng.gen_range(n.saturating_sub(6)..n)];
+                let x = anchor.x as i32 + rng.gen_range(-2..=2);
+                let y = anchor.y as i32 + rng.gen_range(-2..=2);
+                if !board.is_on_board(x, y) {
+                    continue;
+                }
+                pt(x as u8, y as u8)
+            }
+            _ => pt(
+                rng.gen_range(0..board.width()) as u8,
+                rng.gen_range(0..board.height()) as u8,
+            ),
+        };
+        if board.is_empty(p) {
+            return p;
+        }
+    }
+}
+
+#[test]
+fn random_games_match_reference_and_unmake_exactly() {
+    let mut rng = StdRng::seed_from_u64(0x5EED_60B0);
+    let mut checked_patterns = 0;
+    let mut checked_forbidden = 0;
+    let mut forbidden_found = 0;
+    for game in 0..600 {
+        let small = rng.gen_bool(0.6);
+        let side = |rng: &mut StdRng| {
+            if small {
+                rng.gen_range(5..=10)
+            } else {
+                rng.gen_range(5..=32)
+            }
+        };
+        let (w, h) = (side(&mut rng), side(&mut rng));
+        let rule = Rule::ALL[rng.gen_range(0..Rule::ALL.len())];
+        let mut board = Board::new(w, h, rule).unwrap();
+        let fresh_patterns = all_patterns(&board);
+        let mut snapshots = vec![(board.hash(), fresh_patterns.clone())];
+        let moves = rng.gen_range(1..=(w * h).min(90));
+        for _ in 0..moves {
+            let p = random_move(&board, &mut rng);
+            let color = board.side_to_move();
+            let predicted = board.outcome_of(p, color);
+            let wins = (0..4).any(|d| ref_pattern_at(&board, p, color, d) == Pattern::Five);
+            assert_eq!(
+                matches!(predicted, MoveOutcome::Win(_)),
+                wins,
+                "game {game}: {p}\n{board:?}"
+            );
+            assert_eq!(board.play(p), Ok(predicted));
+
+            // Patterns at random empty points, both colours, all directions.
+            for _ in 0..3 {
+                if board.is_full() {
+                    break;
+                }
+                let q = random_move(&board, &mut rng);
+                for c in [Color::Black, Color::White] {
+                    for d in 0..4 {
+                        let want = ref_pattern_at(&board, q, c, d);
+                        assert_eq!(
+                            board.pattern(q, c, d),
+                            want,
+                            "game {game}: {q} {c:?} dir {d}\n{board:?}"
+                        );
+                        checked_patterns += 1;
+                    }
+                }
+            }
+            if rule == Rule::Renju && rng.gen_bool(0.15) {
+                let mut want = Vec::new();
+                for y in 0..h as u8 {
+                    for x in 0..w as u8 {
+                        if board.is_empty(pt(x, y)) && ref_forbidden(&board, pt(x, y), 0) {
+                            want.push(pt(x, y));
+                        }
+                    }
+                }
+                assert_eq!(board.forbidden_points(), want, "game {game}\n{board:?}");
+                checked_forbidden += 1;
+                forbidden_found += want.len();
+            }
+            if rng.gen_bool(0.2) {
+                snapshots.push((board.hash(), all_patterns(&board)));
+            } else {
+                snapshots.push((board.hash(), Vec::new()));
+            }
+        }
+        // The incremental hash equals the hash of the same moves replayed from scratch.
+        let replay = Board::from_moves(w, h, rule, board.history()).unwrap();
+        assert_eq!(replay.hash(), board.hash());
+        assert_eq!(replay, board);
+        // Unmake everything, checking each level on the way back.
+        snapshots.pop();
+        while let Some((hash, patterns)) = snapshots.pop() {
+            board.undo().expect("a move to undo");
+            assert_eq!(board.hash(), hash, "game {game}");
+            if !patterns.is_empty() {
+                assert_eq!(all_patterns(&board), patterns, "game {game}");
+            }
+        }
+        assert_eq!(board.undo(), None);
+        assert_eq!(board.hash(), Board::new(w, h, rule).unwrap().hash());
+        assert_eq!(all_patterns(&board), fresh_patterns);
+        assert_eq!(board.stone_count(), 0);
+    }
+    assert!(checked_patterns > 100_000, "{checked_patterns}");
+    assert!(checked_forbidden > 50, "{checked_forbidden}");
+    assert!(forbidden_found > 50, "{forbidden_found}");
+    let fake = FAKE_DOUBLE_THREES.load(Ordering::Relaxed);
+    assert!(fake > 5, "{fake}");
+    eprintln!("{checked_patterns} patterns, {checked_forbidden} forbidden sets ({forbidden_found} points, {fake} fake double threes)");
 }
