@@ -235,15 +235,16 @@ impl PolicyValueNet {
             .forward_t(&self.value_conv.forward(&x), &mask, &points, train)
             .relu()
             * &mask;
+        // Pool in f32: a sum over up to 1024 points can overflow f16.
         let kind = v.kind();
-        let count = per_sample.clamp_min(1.0).view([b, 1]).to_kind(kind);
-        let sum = v.sum_dim_intlist([2i64, 3].as_slice(), false, kind);
+        let count = per_sample.clamp_min(1.0).view([b, 1]);
+        let sum = v.sum_dim_intlist([2i64, 3].as_slice(), false, Kind::Float);
         let mean = sum / &count;
         // Board-size aware mean (as in KataGo): lets the head tell a 15x15 from a 20x20 board.
         let size_scale = (count.sqrt() - 14.0) / 10.0;
         let mean_scaled = &mean * size_scale;
-        let max = v.amax([2i64, 3].as_slice(), false);
-        let pooled = Tensor::cat(&[mean, mean_scaled, max], 1);
+        let max = v.amax([2i64, 3].as_slice(), false).to_kind(Kind::Float);
+        let pooled = Tensor::cat(&[mean, mean_scaled, max], 1).to_kind(kind);
         let wdl = self
             .value_fc2
             .forward(&self.value_fc1.forward(&pooled).relu());
@@ -366,5 +367,31 @@ mod tests {
             assert_eq!(p.size(), vec![1, (w * h) as i64]);
             assert_eq!(v.size(), vec![1, 3]);
         }
+    }
+}
+
+#[cfg(test)]
+mod half_tests {
+    use super::*;
+    use crate::game::Rule;
+    use crate::nn::features::encoded_len;
+    use crate::nn::{encode_into, GridPosition, Network, Symmetry};
+    use tch::Device;
+
+    #[test]
+    fn half_precision_matches_single_precision() {
+        let mut net = Network::random(Arch::new(2, 16), 9, Device::Cpu).unwrap();
+        let mut pos = GridPosition::new(15, 15, Rule::Freestyle);
+        pos.scatter(30, 1);
+        let mut buf = vec![0.0; encoded_len(15, 15)];
+        encode_into(&pos, Symmetry::IDENTITY, 15, 15, &mut buf);
+        let xs = Tensor::from_slice(&buf).view([1, 16, 15, 15]);
+        let (p32, v32) = net.infer(&xs);
+        net.set_half(true);
+        assert_eq!(net.kind(), Kind::Half);
+        let (p16, v16) = net.infer(&xs);
+        assert_eq!(p16.kind(), Kind::Float);
+        assert!((&p32 - &p16).abs().max().double_value(&[]) < 2e-3);
+        assert!((&v32 - &v16).abs().max().double_value(&[]) < 2e-2);
     }
 }
