@@ -238,7 +238,7 @@ impl Board {
     /// Black moves first; colours alternate, so this follows from the stone count.
     #[inline]
     pub fn side_to_move(&self) -> Color {
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

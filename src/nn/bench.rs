@@ -89,3 +89,54 @@ pub fn service_throughput(
     let rate = total as f64 / started.elapsed().as_secs_f64();
     Ok((rate, service.stats()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::model::Arch;
+    use tch::Device;
+
+    #[test]
+    fn throughput_figures_are_positive() {
+        let net = Network::random(Arch::new(1, 8), 1, Device::Cpu).unwrap();
+        let rate = forward_throughput(&net, 4, 9, 9, 0.0);
+        assert!(rate.is_finite() && rate > 0.0);
+        let config = ServiceConfig {
+            cache_entries: 0,
+            ..Default::default()
+        };
+        let (rate, stats) = service_throughput(net, config, 2, 9, 9, 0.0).unwrap();
+        assert!(rate > 0.0);
+        assert!(stats.evaluations >= 4, "{stats:?}");
+    }
+
+    /// The figures of the report: `cargo test --release --lib nn::bench -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn report_figures() {
+        tch::set_num_threads(2);
+        let secs = 1.0;
+        for (name, arch) in [("6x64", Arch::new(6, 64)), ("2x16", Arch::new(2, 16))] {
+            let net = Network::random(arch, 1, Device::Cpu).unwrap();
+            for batch in [1, 8, 32, 128] {
+                let rate = forward_throughput(&net, batch, 15, 15, secs);
+                eprintln!("forward {name} 15x15 batch {batch:>3}: {rate:>9.0} evals/s");
+            }
+            for threads in [1, 8, 32] {
+                let net = Network::random(arch, 1, Device::Cpu).unwrap();
+                let config = ServiceConfig {
+                    cache_entries: 0,
+                    max_batch: 32,
+                    ..Default::default()
+                };
+                let (rate, stats) = service_throughput(net, config, threads, 15, 15, secs).unwrap();
+                eprintln!(
+                    "service {name} 15x15 {threads:>2} clients: {rate:>9.0} evals/s, mean batch {:.1}, \
+                     forward time {:.0}% of wall",
+                    stats.mean_batch_size,
+                    100.0 * stats.forward_seconds / secs
+                );
+            }
+        }
+    }
+}

@@ -105,7 +105,6 @@ pub fn open_device(spec: DeviceSpec) -> Result<Device, NnError> {
                     "cuda:{n} requested but only {count} CUDA device(s) found"
                 )));
             }
-            tch::Cuda::cudnn_set_benchmark(true);
             Ok(Device::Cuda(n))
         }
     }

@@ -14,6 +14,7 @@
 //!
 //! Loading checks the sidecar against this build and the weights against the architecture
 //! (every tensor present, none extra, shapes equal) and says precisely what is wrong.
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -23,7 +24,7 @@ use tch::{nn::VarStore, Device, Kind, Tensor};
 use super::error::NnError;
 use super::features::{FEATURE_VERSION, INPUT_PLANES};
 use super::grid::splitmix64;
-use super::model::{Arch, PolicyValueNet, ARCH_VERSION};
+use super::model::{Arch, FusedConvs, PolicyValueNet, ARCH_VERSION};
 
 /// The sidecar's contents.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,6 +110,9 @@ pub struct Network {
     model: PolicyValueNet,
     meta: NetworkMeta,
     half: bool,
+    /// Batch norms folded into the convolutions for [`Network::infer`]; dropped whenever the
+    /// weights may change (a training forward pass, `var_store_mut`, a precision change).
+    fused: RefCell<Option<FusedConvs>>,
 }
 
 impl Network {
@@ -123,6 +127,7 @@ impl Network {
             model,
             meta,
             half: false,
+            fused: RefCell::new(None),
         })
     }
 
@@ -134,7 +139,14 @@ impl Network {
         if device.is_cuda() {
             self.set_half(true);
         }
+        self.prepare_inference();
         self
+    }
+
+    /// Folds the batch norms into the convolutions for [`Network::infer`] (done on load; do it
+    /// again after training if the network will then mostly run inference).
+    pub fn prepare_inference(&self) {
+        *self.fused.borrow_mut() = Some(self.model.fuse());
     }
 
     /// A freshly initialised network, a function of `(arch, seed)` only: the weights come from
@@ -244,6 +256,10 @@ impl Network {
     /// Runs the model. Casts `xs` to the weights' device and precision; outputs are in that
     /// precision too. Wrap in `tch::no_grad` for inference (see [`Network::infer`]).
     pub fn forward_t(&self, xs: &Tensor, train: bool) -> (Tensor, Tensor) {
+        if train {
+            // The weights are about to change.
+            self.fused.borrow_mut().take();
+        }
         let xs = xs.to_device(self.device()).to_kind(self.kind());
         self.model.forward_t(&xs, train)
     }
@@ -252,7 +268,13 @@ impl Network {
     /// `(policy probabilities [B, H*W], wdl probabilities [B, 3])`.
     pub fn infer(&self, xs: &Tensor) -> (Tensor, Tensor) {
         tch::no_grad(|| {
-            let (p, v) = self.forward_t(xs, false);
+            let (p, v) = match self.fused.borrow().as_ref() {
+                Some(fused) => {
+                    let xs = xs.to_device(self.device()).to_kind(self.kind());
+                    self.model.forward_fused(&xs, fused)
+                }
+                None => self.forward_t(xs, false),
+            };
             let p = p
                 .to_kind(Kind::Float)
                 .softmax(1, Kind::Float)
@@ -273,6 +295,9 @@ impl Network {
             self.vs.float();
         }
         self.half = half;
+        if self.fused.borrow().is_some() {
+            self.prepare_inference();
+        }
     }
 
     pub fn is_half(&self) -> bool {
@@ -308,7 +333,9 @@ impl Network {
         &self.vs
     }
 
+    /// Mutable access to the weights; drops the folded inference copy.
     pub fn var_store_mut(&mut self) -> &mut VarStore {
+        self.fused.borrow_mut().take();
         &mut self.vs
     }
 }
@@ -317,6 +344,7 @@ impl Network {
 mod tests {
     use super::*;
     use crate::game::Rule;
+    use crate::nn::grid::splitmix64;
     use crate::nn::{encode_into, features::encoded_len, GridPosition, Symmetry};
 
     fn temp_dir(tag: &str) -> PathBuf {
@@ -369,6 +397,48 @@ mod tests {
         let other = Network::random(Arch::new(2, 16), 12, Device::Cpu).unwrap();
         assert!(max_diff(&p1, &other.infer(&xs).0) > 0.0);
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn folded_batch_norms_give_the_same_answers() {
+        let mut net = Network::random(Arch::new(2, 16), 4, Device::Cpu).unwrap();
+        assert!(
+            net.fused.borrow().is_some(),
+            "inference is prepared on creation"
+        );
+        // Give every batch norm non-trivial parameters and running statistics.
+        let mut state = 99u64;
+        for (name, var) in net.var_store_mut().variables() {
+            if var.dim() == 1 {
+                let values: Vec<f32> = (0..var.size()[0])
+                    .map(|_| 0.5 + (splitmix64(&mut state) % 1000) as f32 / 1000.0)
+                    .collect();
+                let shift = if name.ends_with("bias") || name.ends_with("mean") {
+                    -1.0
+                } else {
+                    0.0
+                };
+                let mut v = var.shallow_clone();
+                tch::no_grad(|| v.copy_(&(Tensor::from_slice(&values) + shift)));
+            }
+        }
+        assert!(
+            net.fused.borrow().is_none(),
+            "var_store_mut drops the folded copy"
+        );
+        let xs = Tensor::cat(&[sample_input(), sample_input().flip([3])], 0);
+        let (p_ref, v_ref) = net.infer(&xs);
+        net.prepare_inference();
+        let (p, v) = net.infer(&xs);
+        assert!(
+            max_diff(&p, &p_ref) < 1e-5,
+            "policy {}",
+            max_diff(&p, &p_ref)
+        );
+        assert!(max_diff(&v, &v_ref) < 1e-5, "wdl {}", max_diff(&v, &v_ref));
+        // A training pass changes the weights: the folded copy is dropped.
+        let _ = net.forward_t(&xs, true);
+        assert!(net.fused.borrow().is_none());
     }
 
     #[test]

@@ -141,18 +141,6 @@ impl ResidualBlock {
             bn2: MaskedBatchNorm::new(&vs / "bn2", c),
         }
     }
-
-    fn forward_t(&self, xs: &Tensor, mask: &Tensor, points: &Tensor, train: bool) -> Tensor {
-        let h = self
-            .bn1
-            .forward_t(&self.conv1.forward(xs), mask, points, train)
-            .relu()
-            * mask;
-        let h = self
-            .bn2
-            .forward_t(&self.conv2.forward(&h), mask, points, train);
-        (h + xs).relu() * mask
-    }
 }
 
 /// The network's modules. Built on a `tch::nn::Path`; [`super::Network`] owns the var store.
@@ -198,57 +186,139 @@ impl PolicyValueNet {
     /// and device. Returns `(policy_logits [B, H*W], wdl_logits [B, 3])`; policy logits of
     /// off-board and occupied points are [`MASKED_LOGIT`].
     pub fn forward_t(&self, xs: &Tensor, train: bool) -> (Tensor, Tensor) {
-        let (b, _, h, w) = xs.size4().expect("input must be [B, 16, H, W]");
-        let mask = xs.narrow(1, plane::ON_BOARD as i64, 1);
-        // Number of on-board points: per sample (value pooling) and in the batch (batch norm).
-        let per_sample = mask.sum_dim_intlist([1i64, 2, 3].as_slice(), false, Kind::Float);
+        let (mask, per_sample) = board_mask(xs);
         let points = per_sample.sum(Kind::Float);
+        let bn = |bn: &MaskedBatchNorm, x: &Tensor| bn.forward_t(x, &mask, &points, train);
 
-        let mut x = self
-            .stem_bn
-            .forward_t(&self.stem.forward(xs), &mask, &points, train)
-            .relu()
-            * &mask;
+        let mut x = bn(&self.stem_bn, &self.stem.forward(xs)).relu() * &mask;
         for block in &self.blocks {
-            x = block.forward_t(&x, &mask, &points, train);
+            let h = bn(&block.bn1, &block.conv1.forward(&x)).relu() * &mask;
+            let h = bn(&block.bn2, &block.conv2.forward(&h));
+            x = (h + x).relu() * &mask;
         }
+        let p = bn(&self.policy_bn, &self.policy_conv.forward(&x)).relu();
+        let v = bn(&self.value_bn, &self.value_conv.forward(&x)).relu() * &mask;
+        self.heads(xs, &mask, &per_sample, &p, &v)
+    }
 
+    /// A snapshot of the convolutions with the (eval-mode) batch norms folded in, for
+    /// [`PolicyValueNet::forward_fused`]. Must be taken again after the weights change.
+    pub fn fuse(&self) -> FusedConvs {
+        tch::no_grad(|| FusedConvs {
+            stem: FusedConv::new(&self.stem, &self.stem_bn, 1),
+            blocks: self
+                .blocks
+                .iter()
+                .map(|b| {
+                    (
+                        FusedConv::new(&b.conv1, &b.bn1, 1),
+                        FusedConv::new(&b.conv2, &b.bn2, 1),
+                    )
+                })
+                .collect(),
+            policy: FusedConv::new(&self.policy_conv, &self.policy_bn, 0),
+            value: FusedConv::new(&self.value_conv, &self.value_bn, 0),
+        })
+    }
+
+    /// Inference with folded batch norms: the same function as `forward_t(xs, false)` with
+    /// about a third fewer operations. Call inside `tch::no_grad`.
+    pub fn forward_fused(&self, xs: &Tensor, fused: &FusedConvs) -> (Tensor, Tensor) {
+        let (mask, per_sample) = board_mask(xs);
+        let mut x = fused.stem.forward(xs).relu_() * &mask;
+        for (c1, c2) in &fused.blocks {
+            let h = c1.forward(&x).relu_() * &mask;
+            x = (c2.forward(&h) + x).relu_() * &mask;
+        }
+        let p = fused.policy.forward(&x).relu_();
+        let v = fused.value.forward(&x).relu_() * &mask;
+        self.heads(xs, &mask, &per_sample, &p, &v)
+    }
+
+    /// The part after the head convolutions: policy logits (masked) and WDL logits.
+    fn heads(
+        &self,
+        xs: &Tensor,
+        mask: &Tensor,
+        per_sample: &Tensor,
+        p: &Tensor,
+        v: &Tensor,
+    ) -> (Tensor, Tensor) {
+        let (b, _, h, w) = xs.size4().expect("input must be [B, 16, H, W]");
         // Policy: legal = on board and empty.
         let occupied = xs
             .narrow(1, plane::OWN_STONES as i64, 2)
             .sum_dim_intlist(1, true, None);
-        let illegal = (&mask - occupied).le(0.5);
-        let p = self
-            .policy_bn
-            .forward_t(&self.policy_conv.forward(&x), &mask, &points, train)
-            .relu();
+        let illegal = (mask - occupied).le(0.5);
         let policy = self
             .policy_out
-            .forward(&p)
+            .forward(p)
             .masked_fill(&illegal, MASKED_LOGIT)
             .view([b, h * w]);
 
         // Value: pooled over board points only. After ReLU and masking the padding is 0 and
         // every value is >= 0, so a plain max is the max over the board.
-        let v = self
-            .value_bn
-            .forward_t(&self.value_conv.forward(&x), &mask, &points, train)
-            .relu()
-            * &mask;
+        // Pool in f32: a sum over up to 1024 points can overflow f16.
         let kind = v.kind();
-        let count = per_sample.clamp_min(1.0).view([b, 1]).to_kind(kind);
-        let sum = v.sum_dim_intlist([2i64, 3].as_slice(), false, kind);
+        let count = per_sample.clamp_min(1.0).view([b, 1]);
+        let sum = v.sum_dim_intlist([2i64, 3].as_slice(), false, Kind::Float);
         let mean = sum / &count;
         // Board-size aware mean (as in KataGo): lets the head tell a 15x15 from a 20x20 board.
         let size_scale = (count.sqrt() - 14.0) / 10.0;
         let mean_scaled = &mean * size_scale;
-        let max = v.amax([2i64, 3].as_slice(), false);
-        let pooled = Tensor::cat(&[mean, mean_scaled, max], 1);
+        let max = v.amax([2i64, 3].as_slice(), false).to_kind(Kind::Float);
+        let pooled = Tensor::cat(&[mean, mean_scaled, max], 1).to_kind(kind);
         let wdl = self
             .value_fc2
             .forward(&self.value_fc1.forward(&pooled).relu());
         (policy, wdl)
     }
+}
+
+/// The on-board plane `[B, 1, H, W]` and the number of board points per sample `[B]` (f32).
+fn board_mask(xs: &Tensor) -> (Tensor, Tensor) {
+    let mask = xs.narrow(1, plane::ON_BOARD as i64, 1);
+    let per_sample = mask.sum_dim_intlist([1i64, 2, 3].as_slice(), false, Kind::Float);
+    (mask, per_sample)
+}
+
+/// A convolution followed by an eval-mode batch norm, folded into one convolution with bias:
+/// `w' = w * s`, `b' = beta - mean * s` with `s = gamma / sqrt(var + eps)`.
+#[derive(Debug)]
+pub struct FusedConv {
+    weight: Tensor,
+    bias: Tensor,
+    padding: i64,
+}
+
+impl FusedConv {
+    fn new(conv: &nn::Conv2D, bn: &MaskedBatchNorm, padding: i64) -> FusedConv {
+        let kind = conv.ws.kind();
+        let f = |t: &Tensor| t.to_kind(Kind::Float);
+        let scale = f(&bn.weight) / (f(&bn.running_var) + BN_EPS).sqrt();
+        let out = scale.size()[0];
+        let weight = f(&conv.ws) * scale.view([out, 1, 1, 1]);
+        let bias = f(&bn.bias) - f(&bn.running_mean) * &scale;
+        FusedConv {
+            weight: weight.to_kind(kind),
+            bias: bias.to_kind(kind),
+            padding,
+        }
+    }
+
+    fn forward(&self, xs: &Tensor) -> Tensor {
+        let p = self.padding;
+        xs.conv2d(&self.weight, Some(&self.bias), [1, 1], [p, p], [1, 1], 1)
+    }
+}
+
+/// Every batch-normed convolution of a net, folded (see [`PolicyValueNet::fuse`]).
+#[derive(Debug)]
+pub struct FusedConvs {
+    stem: FusedConv,
+    blocks: Vec<(FusedConv, FusedConv)>,
+    policy: FusedConv,
+    value: FusedConv,
 }
 
 #[cfg(test)]
@@ -366,5 +436,31 @@ mod tests {
             assert_eq!(p.size(), vec![1, (w * h) as i64]);
             assert_eq!(v.size(), vec![1, 3]);
         }
+    }
+}
+
+#[cfg(test)]
+mod half_tests {
+    use super::*;
+    use crate::game::Rule;
+    use crate::nn::features::encoded_len;
+    use crate::nn::{encode_into, GridPosition, Network, Symmetry};
+    use tch::Device;
+
+    #[test]
+    fn half_precision_matches_single_precision() {
+        let mut net = Network::random(Arch::new(2, 16), 9, Device::Cpu).unwrap();
+        let mut pos = GridPosition::new(15, 15, Rule::Freestyle);
+        pos.scatter(30, 1);
+        let mut buf = vec![0.0; encoded_len(15, 15)];
+        encode_into(&pos, Symmetry::IDENTITY, 15, 15, &mut buf);
+        let xs = Tensor::from_slice(&buf).view([1, 16, 15, 15]);
+        let (p32, v32) = net.infer(&xs);
+        net.set_half(true);
+        assert_eq!(net.kind(), Kind::Half);
+        let (p16, v16) = net.infer(&xs);
+        assert_eq!(p16.kind(), Kind::Float);
+        assert!((&p32 - &p16).abs().max().double_value(&[]) < 2e-3);
+        assert!((&v32 - &v16).abs().max().double_value(&[]) < 2e-2);
     }
 }
