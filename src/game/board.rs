@@ -338,7 +338,8 @@ impl Board {
         self.codes[idx][dir]
     }
 
-    /// The shape a stone of `color` on `p` makes in direction `dir` (0..4, see [`DIRECTIONS`]).
+    /// The shape a stone of `color` on `p` (which must be on the board) makes in direction `dir`
+    /// (0..4, see [`DIRECTIONS`]).
     /// Meant for empty points; on an occupied point it describes the line as if that stone were
     /// just being placed.
     pub fn pattern(&self, p: Point, color: Color, dir: usize) -> Pattern {
