@@ -324,10 +324,10 @@ impl Board {
     fn flip_codes(&mut self, idx: usize, v: u32) {
         // One bounds check for the whole reach instead of forty (the padding makes it always pass
         // for a board point).
-        let reach = 5 * self.steps[2];
+        let steps = self.steps;
+        let reach = 5 * steps[2];
         let window = &mut self.codes[idx - reach..=idx + reach];
-        for d in 0..4 {
-            let step = self.steps[d];
+        for (d, step) in steps.into_iter().enumerate() {
             for k in 1..=5usize {
                 // The cell k steps ahead sees idx at offset -k (slot 5 - k), the one behind at +k.
                 window[reach + k * step][d] ^= v << (2 * (5 - k));
