@@ -123,10 +123,17 @@ const CHAIN: &str = "
 fn forbidden_recursive(c: &mut Criterion) {
     let board = Board::from_diagram(Rule::Renju, CHAIN).unwrap();
     assert_eq!(board.forbidden_points().len(), 2);
-    c.bench_function("renju forbidden check, every empty point (chained double threes)", |b| {
-        b.iter(|| black_box(board.forbidden_points().len()))
-    });
+    c.bench_function(
+        "renju forbidden check, every empty point (chained double threes)",
+        |b| b.iter(|| black_box(board.forbidden_points().len())),
+    );
 }
 
-criterion_group!(benches, make_unmake, patterns, forbidden, forbidden_recursive);
+criterion_group!(
+    benches,
+    make_unmake,
+    patterns,
+    forbidden,
+    forbidden_recursive
+);
 criterion_main!(benches);

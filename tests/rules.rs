@@ -756,6 +756,11 @@ fn random_games_match_reference_and_unmake_exactly() {
                     }
                 }
                 assert_eq!(board.forbidden_points(), want, "game {game}\n{board:?}");
+                if board.side_to_move() == Color::Black {
+                    let legal = board.legal_moves();
+                    assert_eq!(legal.len(), w * h - board.stone_count() - want.len());
+                    assert!(want.iter().all(|p| !legal.contains(p)));
+                }
                 checked_forbidden += 1;
                 forbidden_found += want.len();
             }

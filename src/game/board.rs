@@ -322,12 +322,16 @@ impl Board {
     /// XORs a stone value into the codes of the 40 cells whose windows contain `idx`.
     #[inline]
     fn flip_codes(&mut self, idx: usize, v: u32) {
-        for d in 0..4 {
-            let step = self.steps[d];
+        // One bounds check for the whole reach instead of forty (the padding makes it always pass
+        // for a board point).
+        let steps = self.steps;
+        let reach = 5 * steps[2];
+        let window = &mut self.codes[idx - reach..=idx + reach];
+        for (d, step) in steps.into_iter().enumerate() {
             for k in 1..=5usize {
                 // The cell k steps ahead sees idx at offset -k (slot 5 - k), the one behind at +k.
-                self.codes[idx + k * step][d] ^= v << (2 * (5 - k));
-                self.codes[idx - k * step][d] ^= v << (2 * (k + 4));
+                window[reach + k * step][d] ^= v << (2 * (5 - k));
+                window[reach - k * step][d] ^= v << (2 * (k + 4));
             }
         }
     }
@@ -338,7 +342,8 @@ impl Board {
         self.codes[idx][dir]
     }
 
-    /// The shape a stone of `color` on `p` makes in direction `dir` (0..4, see [`DIRECTIONS`]).
+    /// The shape a stone of `color` on `p` (which must be on the board) makes in direction `dir`
+    /// (0..4, see [`DIRECTIONS`]).
     /// Meant for empty points; on an occupied point it describes the line as if that stone were
     /// just being placed.
     pub fn pattern(&self, p: Point, color: Color, dir: usize) -> Pattern {

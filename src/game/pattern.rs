@@ -394,6 +394,58 @@ mod tests {
         }
     }
 
+    /// The ten-neighbour window is enough: on random lines up to 32 long, the table agrees with
+    /// the exact classifier run on the whole line (entries marked for the full line excepted).
+    #[test]
+    fn table_agrees_with_whole_line() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for rule in [
+            LineRule::FiveOrMore,
+            LineRule::ExactFive,
+            LineRule::CaroFiveOrMore,
+            LineRule::CaroExactFive,
+        ] {
+            let t = table(rule);
+            let mut full_line_entries = 0;
+            for _ in 0..20_000 {
+                let len = 5 + (next() % 28) as usize;
+                let own_share = 2 + next() % 5; // out of 8: dense lines make long runs
+                let mut line: Vec<u8> = (0..len)
+                    .map(|_| match next() % 8 {
+                        r if r < own_share => OWN,
+                        r if r < own_share + 2 => OPP,
+                        _ => EMPTY,
+                    })
+                    .collect();
+                let c = (next() % len as u64) as usize;
+                let mut window = [WALL; 11];
+                for (k, w) in window.iter_mut().enumerate() {
+                    let i = c as isize + k as isize - 5;
+                    if i >= 0 && (i as usize) < len {
+                        *w = line[i as usize];
+                    }
+                }
+                line[c] = OWN;
+                let exact = classify_line(&mut line, c, rule);
+                match lookup(t, encode(&window)) {
+                    Some(p) => assert_eq!(p, exact, "{rule:?} {line:?} at {c}"),
+                    None => full_line_entries += 1,
+                }
+            }
+            assert_eq!(
+                full_line_entries > 0,
+                rule == LineRule::CaroFiveOrMore,
+                "{rule:?}"
+            );
+        }
+    }
+
     #[test]
     fn swap_colors_swaps_only_stones() {
         let line = [EMPTY, OWN, OPP, WALL, OWN, OPP, EMPTY, WALL, OWN, OPP, OPP];
