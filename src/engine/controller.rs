@@ -5,10 +5,11 @@
 use super::clock::TimeSettings;
 use super::dialect;
 use super::game_state::{GameState, PositionError};
-use super::worker::RunningSearch;
+use super::openings::{self, OpeningAnswer, Step};
+use super::worker::{think_job, Job, JobOutput, Running};
 use crate::config::{Config, ProtocolMode};
-use crate::game::{Point, Rule};
-use crate::protocol::{format, Command, CoordMap, InfoKey, Output, Parsed};
+use crate::game::{Board, Point, Rule};
+use crate::protocol::{format, Command, CoordMap, Field, InfoKey, Output, Parsed};
 use crate::search::{Limits, ThinkRequest, ThinkResult, Thinker};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::VecDeque;
@@ -20,12 +21,12 @@ pub enum Event {
     Input(Parsed, Instant, String),
     /// stdin closed.
     Eof,
-    /// A search finished; the thinker comes back with its result.
-    SearchDone(ThinkResult, Box<dyn Thinker>),
+    /// A job finished; the thinker comes back with its output.
+    SearchDone(JobOutput, Box<dyn Thinker>),
 }
 
-fn search_done(result: ThinkResult, thinker: Box<dyn Thinker>) -> Event {
-    Event::SearchDone(result, thinker)
+fn search_done(output: JobOutput, thinker: Box<dyn Thinker>) -> Event {
+    Event::SearchDone(output, thinker)
 }
 
 /// Why a search runs: decides what happens with its result.
@@ -37,10 +38,14 @@ enum Purpose {
     Suggest,
     /// Think on the opponent's time; print nothing.
     Ponder,
+    /// Yixin's multi-PV: report the n best moves, then the best as a bare move (not played).
+    Nbest(u32),
+    /// An opening duty: answer SWAP or the stones.
+    Opening,
 }
 
 struct Active {
-    search: RunningSearch,
+    search: Running,
     purpose: Purpose,
     started: Instant,
 }
@@ -318,6 +323,44 @@ impl Controller {
                     game.unblock_all();
                 }
             }
+            Command::Swap2Board(stones) => {
+                let board = self.opening_board(&stones);
+                self.opening(at, board, openings::swap2);
+            }
+            Command::SwapBoard(stones) => {
+                let board = self.opening_board(&stones);
+                self.opening(at, board, openings::swap);
+            }
+            Command::YxSwap2Step(_) => {
+                // The position comes from the yxboard before it: 0, 3 or 5 stones.
+                let board = self.current_board();
+                self.opening(at, board, openings::swap2);
+            }
+            Command::Balance { n, stones } => {
+                let board = self.balance_board(&stones);
+                let n = n as usize;
+                self.opening(at, board, move |step, b| {
+                    OpeningAnswer::Moves(step.balance(b, n))
+                });
+            }
+            Command::YxBalanceOne(_) | Command::YxBalanceTwo(_) => {
+                let n = if matches!(cmd, Command::YxBalanceOne(_)) {
+                    1
+                } else {
+                    2
+                };
+                let board = self.current_board();
+                self.opening(at, board, move |step, b| {
+                    OpeningAnswer::Moves(step.balance(b, n))
+                });
+            }
+            Command::YxNbest(n) => self.nbest(n, at),
+            // The GUI tells us the game ended by agreement or resignation: nothing to answer.
+            Command::YxDraw | Command::YxResign => {
+                if let Some(active) = &self.active {
+                    active.search.stop();
+                }
+            }
             other => self.out.line(&format::error(&format!(
                 "{} is not supported by this version of hoshi",
                 other.name()
@@ -443,16 +486,30 @@ impl Controller {
         } else {
             Purpose::Play
         };
+        let request = self.think_request(self.turn_limits(at));
+        self.start_job(think_job(request), purpose, at);
+    }
+
+    /// The limits of one turn, from the clock and the INFO settings.
+    fn turn_limits(&self, at: Instant) -> Limits {
         let budget = self.time.budget(self.own_time_used);
-        let limits = Limits {
+        Limits {
             target: at.checked_add(budget.target),
             hard: at.checked_add(budget.hard),
             max_nodes: self.settings.max_nodes,
             max_depth: self.settings.max_depth,
             threads: self.settings.threads,
             max_memory_bytes: self.settings.max_memory,
-        };
-        self.start_search(limits, purpose, at);
+        }
+    }
+
+    fn think_request(&self, limits: Limits) -> ThinkRequest {
+        let game = self.game.as_ref().expect("a game exists when searching");
+        ThinkRequest {
+            board: game.board().clone(),
+            blocked: game.blocked().to_vec(),
+            limits,
+        }
     }
 
     fn ponder(&mut self, ms: Option<i64>) {
@@ -468,18 +525,73 @@ impl Controller {
             limits = Limits::movetime(ms as u64, self.settings.threads);
         }
         limits.max_memory_bytes = self.settings.max_memory;
-        self.start_search(limits, Purpose::Ponder, Instant::now());
+        let request = self.think_request(limits);
+        self.start_job(think_job(request), Purpose::Ponder, Instant::now());
     }
 
-    fn start_search(&mut self, limits: Limits, purpose: Purpose, at: Instant) {
-        let game = self.game.as_ref().expect("a game exists when searching");
-        let request = ThinkRequest {
-            board: game.board().clone(),
-            blocked: game.blocked().to_vec(),
-            limits,
+    /// yxnbest n: search the current position, report the n best moves.
+    fn nbest(&mut self, n: u32, at: Instant) {
+        match &self.game {
+            Some(game) if game.has_legal_move() => {}
+            Some(_) => return self.out.line(&format::error("no legal move")),
+            None => return self.out.line(&format::error("no game: send START first")),
+        }
+        let request = self.think_request(self.turn_limits(at));
+        self.start_job(think_job(request), Purpose::Nbest(n), at);
+    }
+
+    /// Runs an opening duty on `board` under this turn's clock.
+    fn opening(
+        &mut self,
+        at: Instant,
+        board: Result<Board, String>,
+        duty: impl FnOnce(&mut Step, &Board) -> OpeningAnswer + Send + 'static,
+    ) {
+        if self.game.is_none() {
+            return self.out.line(&format::error("no game: send START first"));
+        }
+        let board = match board {
+            Ok(b) => b,
+            Err(e) => return self.out.line(&format::error(&e)),
         };
+        let limits = self.turn_limits(at);
+        let job: Job = Box::new(move |thinker, stop| {
+            let mut step = Step {
+                thinker,
+                stop,
+                deadline: limits.target,
+                threads: limits.threads,
+                max_memory: limits.max_memory_bytes,
+            };
+            JobOutput::Opening(duty(&mut step, &board))
+        });
+        self.start_job(job, Purpose::Opening, at);
+    }
+
+    /// The current board with `stones` played in order (SWAP2BOARD, SWAPBOARD).
+    fn opening_board(&self, stones: &[Point]) -> Result<Board, String> {
+        let game = self.game.as_ref().ok_or("no game: send START first")?;
+        openings::opening_board(game.board(), stones)
+    }
+
+    /// BALANCE n: the block's position (our game stays as it was).
+    fn balance_board(&self, stones: &[(Point, Field)]) -> Result<Board, String> {
+        let game = self.game.as_ref().ok_or("no game: send START first")?;
+        let mut scratch = game.clone();
+        scratch.set_board(stones).map_err(|e| e.to_string())?;
+        Ok(scratch.board().clone())
+    }
+
+    fn current_board(&self) -> Result<Board, String> {
+        self.game
+            .as_ref()
+            .map(|g| g.board().clone())
+            .ok_or_else(|| "no game: send START first".to_string())
+    }
+
+    fn start_job(&mut self, job: Job, purpose: Purpose, at: Instant) {
         let thinker = self.thinker.take().expect("the thinker is home when idle");
-        let search = RunningSearch::start(thinker, request, self.sender.clone(), search_done);
+        let search = Running::start(thinker, job, self.sender.clone(), search_done);
         self.active = Some(Active {
             search,
             purpose,
@@ -487,7 +599,7 @@ impl Controller {
         });
     }
 
-    fn finish_search(&mut self, result: ThinkResult) {
+    fn finish_search(&mut self, output: JobOutput) {
         let Some(active) = self.active.take() else {
             return;
         };
@@ -495,6 +607,22 @@ impl Controller {
             return;
         }
         self.own_time_used += active.started.elapsed();
+        match output {
+            JobOutput::Opening(answer) => self.answer_opening(answer),
+            JobOutput::Think(result) => self.answer_search(active.purpose, result),
+        }
+    }
+
+    fn answer_opening(&mut self, answer: OpeningAnswer) {
+        let line = match answer {
+            OpeningAnswer::Swap => format::swap(),
+            OpeningAnswer::Moves(points) => format::moves(&self.coords.to_protocol_all(&points)),
+            OpeningAnswer::Error(e) => format::error(&e),
+        };
+        self.out.line(&line);
+    }
+
+    fn answer_search(&mut self, purpose: Purpose, result: ThinkResult) {
         let game = self.game.as_mut().expect("a game exists after a search");
         let Some(best) = result.best.or_else(|| game.any_legal_move()) else {
             self.out.line(&format::error("no legal move"));
@@ -506,7 +634,8 @@ impl Controller {
                     &result.info,
                 )));
         }
-        match active.purpose {
+        let shown = self.coords.to_protocol(best);
+        match purpose {
             Purpose::Play => {
                 if let Err(e) = game.own_move(best) {
                     // Never happens with a correct thinker; say so rather than play it.
@@ -515,17 +644,20 @@ impl Controller {
                         .line(&format::error(&format!("internal error: {e}")));
                     return;
                 }
-                self.out
-                    .line(&format::move_answer(self.coords.to_protocol(best)));
+                self.out.line(&format::move_answer(shown));
             }
-            Purpose::Suggest => self
-                .out
-                .line(&format::suggest(self.coords.to_protocol(best))),
-            Purpose::Ponder => {}
+            Purpose::Suggest => self.out.line(&format::suggest(shown)),
+            Purpose::Nbest(n) => {
+                for line in super::report::multipv_lines(&result, n as usize, self.coords) {
+                    self.out.line(&line);
+                }
+                self.out.line(&format::move_answer(shown));
+            }
+            Purpose::Ponder | Purpose::Opening => {}
         }
     }
 
-    fn show_forbid(&mut self, stones: Option<Vec<(Point, crate::protocol::Field)>>) {
+    fn show_forbid(&mut self, stones: Option<Vec<(Point, Field)>>) {
         match stones {
             Some(stones) => {
                 // Extended SHOWFORBID: a board of its own; our game stays as it was.

@@ -1,7 +1,8 @@
 //! The one-line search summary sent as `MESSAGE` after each move (AlphaGomoku's format, 2.13):
 //! `depth 1-14 ev 56.2 n 3381 n/s 932 tm 3627 pv Oe4 Xe3 ...`, extended with winrate and drawrate.
-use crate::protocol::format::pv_string;
-use crate::search::{Eval, SearchInfo};
+use crate::protocol::format::{self, pv_string};
+use crate::protocol::CoordMap;
+use crate::search::{Eval, SearchInfo, ThinkResult};
 
 /// `ev` is the expected outcome in percent, or the proven result: `W13` (win in 13 plies),
 /// `L9`, `D`.
@@ -39,6 +40,43 @@ pub fn search_message(info: &SearchInfo) -> String {
         text.push_str(&pv_string(&info.pv));
     }
     text
+}
+
+/// Yixin-Board's multi-PV blocks for the `n` best root moves (`INFO PV i` … `INFO PV DONE`).
+pub fn multipv_lines(result: &ThinkResult, n: usize, coords: CoordMap) -> Vec<String> {
+    let mut ranked: Vec<_> = result.ranked.iter().take(n.max(1)).collect();
+    if ranked.is_empty() {
+        return Vec::new();
+    }
+    // The best move leads even if the ranking disagrees (a proven win, say).
+    if let Some(best) = result.best {
+        if let Some(pos) = ranked.iter().position(|(p, _)| *p == best) {
+            let b = ranked.remove(pos);
+            ranked.insert(0, b);
+        }
+    }
+    let info = &result.info;
+    let mut lines = Vec::new();
+    for (i, (point, score)) in ranked.iter().enumerate() {
+        let line: Vec<_> = if i == 0 && !info.pv.is_empty() {
+            info.pv
+                .iter()
+                .map(|&(_, p)| coords.to_protocol(p))
+                .collect()
+        } else {
+            vec![coords.to_protocol(*point)]
+        };
+        lines.push(format::info_pv(i as u32));
+        lines.push(format::info_numpv(ranked.len() as u32));
+        lines.push(format::info_depth(info.depth_max));
+        lines.push(format::info_nodes(info.nodes));
+        lines.push(format::info_totaltime(info.elapsed.as_millis() as u64));
+        lines.push(format::info_speed(info.nodes_per_second()));
+        lines.push(format::info_winrate(f64::from(*score)));
+        lines.push(format::info_bestline(&line));
+        lines.push(format::info_pv_done());
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -1,38 +1,56 @@
-//! Runs one search on a worker thread so the controller keeps reading commands meanwhile.
+//! Runs a job with the thinker on a worker thread, so the controller keeps reading commands
+//! meanwhile (STOP, yxstop and END act at once).
+use super::openings::OpeningAnswer;
 use crate::search::{ThinkRequest, ThinkResult, Thinker};
 use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 
-/// A search in flight.
-pub struct RunningSearch {
+/// What a job produces.
+pub enum JobOutput {
+    /// A search's verdict on one position.
+    Think(ThinkResult),
+    /// An opening duty's answer (swap, swap2, balance).
+    Opening(OpeningAnswer),
+}
+
+/// A unit of work for the thinker: one search, or several (openings, balance).
+pub type Job = Box<dyn FnOnce(&mut dyn Thinker, &AtomicBool) -> JobOutput + Send>;
+
+/// A job in flight.
+pub struct Running {
     stop: Arc<AtomicBool>,
 }
 
-impl RunningSearch {
-    /// Moves `thinker` onto a new thread; when the search ends, `done` receives the result and
-    /// the thinker back.
+impl Running {
+    /// Moves `thinker` onto a new thread to run `job`; when it ends, `done` receives the output
+    /// and the thinker back.
     pub fn start<E: Send + 'static>(
         mut thinker: Box<dyn Thinker>,
-        request: ThinkRequest,
+        job: Job,
         done: Sender<E>,
-        wrap: fn(ThinkResult, Box<dyn Thinker>) -> E,
-    ) -> RunningSearch {
+        wrap: fn(JobOutput, Box<dyn Thinker>) -> E,
+    ) -> Running {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let result = thinker.think(&request, &flag);
+                let output = job(thinker.as_mut(), &flag);
                 // The controller may be gone (END); nothing to do then.
-                let _ = done.send(wrap(result, thinker));
+                let _ = done.send(wrap(output, thinker));
             })
             .expect("spawning the search thread");
-        RunningSearch { stop }
+        Running { stop }
     }
 
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
     }
+}
+
+/// The plain job: think about one position.
+pub fn think_job(request: ThinkRequest) -> Job {
+    Box::new(move |thinker, stop| JobOutput::Think(thinker.think(&request, stop)))
 }
