@@ -120,7 +120,8 @@ mod tests {
         let threads = std::env::var("HOSHI_NN_THREADS")
             .ok()
             .and_then(|v| v.parse().ok());
-        tch::set_num_threads(threads.unwrap_or(2));
+        let threads: usize = threads.unwrap_or(2);
+        tch::set_num_threads(threads as i32);
         let best = |f: &mut dyn FnMut() -> f64| (0..6).map(|_| f()).fold(0.0, f64::max);
         for (name, arch) in [("6x64", Arch::new(6, 64)), ("2x16", Arch::new(2, 16))] {
             let net = Network::random(arch, 1, Device::Cpu).unwrap();
@@ -135,6 +136,7 @@ mod tests {
                     let config = ServiceConfig {
                         cache_entries: 0,
                         max_batch: clients,
+                        torch_threads: threads,
                         ..Default::default()
                     };
                     let (rate, stats) =

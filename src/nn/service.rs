@@ -41,6 +41,9 @@ pub struct ServiceConfig {
     pub cache_entries: usize,
     /// Seeds the clients' symmetry choices.
     pub seed: u64,
+    /// libtorch intra-op threads for the evaluator thread's forward passes (0: libtorch's
+    /// default). On a CPU that other processes share, 1 is much more robust than more.
+    pub torch_threads: usize,
 }
 
 impl Default for ServiceConfig {
@@ -51,6 +54,7 @@ impl Default for ServiceConfig {
             random_symmetry: true,
             cache_entries: 1 << 15,
             seed: 0x486f_7368_6921,
+            torch_threads: 0,
         }
     }
 }
@@ -245,6 +249,9 @@ impl Evaluator {
 
     fn run(mut self) {
         let max_batch = self.shared.config.max_batch;
+        if self.shared.config.torch_threads > 0 {
+            tch::set_num_threads(self.shared.config.torch_threads as i32);
+        }
         loop {
             let first = match self.deferred.take() {
                 Some(r) => r,
