@@ -4,11 +4,11 @@
 //!   a position is read, so this room does not depend on the board type).
 //! - [`symmetry`]: the 8 (square) or 4 (rectangle) board symmetries.
 //! - [`model`]: the residual convolutional net (`tch`), one net for every board size and shape.
-//! - [`file`]: network files (safetensors weights + TOML sidecar) and the [`Network`] handle.
+//! - [`file`](mod@file): network files (safetensors weights + TOML sidecar) and the [`Network`] handle.
 //! - [`device`]: `cpu` / `cuda` / `cuda:N`, loading libtorch's CUDA library at run time.
 //! - [`cache`]: a bounded evaluation cache keyed by position hash.
 //! - [`service`]: the batching evaluator thread and the blocking [`EvalClient`] used by search threads.
-//! - [`bench`]: throughput measurements for the `bench` subcommand.
+//! - [`bench`](mod@bench): throughput measurements for the `bench` subcommand.
 pub mod bench;
 pub mod cache;
 pub mod device;
