@@ -641,6 +641,51 @@ mod tests {
     }
 
     #[test]
+    fn dropping_the_service_under_load_releases_every_client() {
+        let service = EvalService::start(tiny(), ServiceConfig::default()).unwrap();
+        let clients: Vec<EvalClient> = (0..4).map(|_| service.client()).collect();
+        let (done_tx, done_rx) = crossbeam_channel::unbounded();
+        let workers: Vec<_> = clients
+            .into_iter()
+            .enumerate()
+            .map(|(t, mut client)| {
+                let done_tx = done_tx.clone();
+                std::thread::spawn(move || {
+                    let mut pos = GridPosition::new(9 + t % 2, 9, Rule::Freestyle);
+                    let mut count = 0u64;
+                    let outcome = loop {
+                        pos.clear();
+                        pos.scatter(10, (t as u64) << 32 | count);
+                        match client.evaluate(&pos) {
+                            Ok(_) => count += 1,
+                            Err(e) => break e,
+                        }
+                    };
+                    done_tx.send((count, outcome.to_string())).unwrap();
+                })
+            })
+            .collect();
+        // Let every client get answers before pulling the plug.
+        let waiting = Instant::now();
+        while service.stats().evaluations < 20 && waiting.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        drop(service);
+        for _ in 0..4 {
+            let (count, message) = done_rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("a client hung after the service stopped");
+            assert!(
+                message.contains("stopped"),
+                "{message} after {count} evaluations"
+            );
+        }
+        for w in workers {
+            w.join().unwrap();
+        }
+    }
+
+    #[test]
     fn clients_get_an_error_once_the_service_is_gone() {
         let service = EvalService::start(tiny(), ServiceConfig::default()).unwrap();
         let mut client = service.client();
