@@ -95,8 +95,9 @@ impl Symmetry {
 
     /// The symmetry that undoes this one.
     pub fn inverse(self) -> Symmetry {
-        // Flips commute with each other and are their own inverses; with a transpose, undoing
-        // "transpose then flip x" is "flip y then transpose" = "transpose then flip x" swapped.
+        // Flips are their own inverses and commute. The inverse of "transpose, then flips" is
+        // "the same flips, then transpose", and a flip of x before a transpose is a flip of y
+        // after it: so the inverse transposes first and swaps the two flip bits.
         if self.transposes() {
             let fx = self.0 & 1;
             let fy = (self.0 >> 1) & 1;
