@@ -2,6 +2,7 @@
 pub mod clock;
 mod controller;
 mod game_state;
+pub mod legacy;
 pub mod report;
 mod worker;
 
