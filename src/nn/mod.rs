@@ -9,7 +9,9 @@
 //! - [`cache`]: a bounded evaluation cache keyed by position hash.
 //! - [`service`]: the batching evaluator thread and the blocking [`EvalClient`] used by search threads.
 //! - [`bench`]: throughput measurements for the `bench` subcommand.
+//! - `board_source`: the engine's `Board` as a [`FeatureSource`].
 pub mod bench;
+mod board_source;
 pub mod cache;
 pub mod device;
 mod error;
