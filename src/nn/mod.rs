@@ -9,6 +9,7 @@
 //! - [`cache`]: a bounded evaluation cache keyed by position hash.
 //! - [`service`]: the batching evaluator thread and the blocking [`EvalClient`] used by search threads.
 //! - [`bench`](mod@bench): throughput measurements for the `bench` subcommand.
+//! - `board_source`: the engine's `Board` as a [`FeatureSource`].
 //!
 //! ```no_run
 //! use hoshi::game::Rule;
@@ -24,6 +25,7 @@
 //! # Ok::<(), hoshi::nn::NnError>(())
 //! ```
 pub mod bench;
+mod board_source;
 pub mod cache;
 pub mod device;
 mod error;
