@@ -453,6 +453,14 @@ pub fn play_turn(
         // The search found nothing legal (renju black with only forbidden points left).
         None => position.any_playable().ok_or(LegacyError::BoardFull)?,
     };
+    // The board's colours are swapped against the true ones when '#' squares hide an odd
+    // number of stones (module docs): show the principal variation in the true colours.
+    let mut info = result.info;
+    if position.board.side_to_move() != position.to_move_color() {
+        for (color, _) in &mut info.pv {
+            *color = color.opponent();
+        }
+    }
     let message = config.protocol.search_message.then(|| {
         format!(
             "hoshi '{}' ({}): {}",
@@ -461,10 +469,47 @@ pub fn play_turn(
                 Color::Black => "black",
                 Color::White => "white",
             },
-            search_message(&result.info)
+            search_message(&info)
         )
     });
     Ok(LegacyAnswer { point, message })
+}
+
+/// When the OS started this process, if it can tell (else `now`). The manager times a move from
+/// launch to exit, and loading the libraries before `main` is a noticeable part of that (with
+/// libtorch linked in, about 0.2 s), so the clock should start there.
+pub fn launch_instant(now: Instant) -> Instant {
+    process_age()
+        .and_then(|age| now.checked_sub(age))
+        .unwrap_or(now)
+}
+
+#[cfg(target_os = "linux")]
+fn process_age() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
+    age_from_proc(&stat, &uptime)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn process_age() -> Option<Duration> {
+    None
+}
+
+/// `/proc/uptime` minus the process's start time (field 22 of `/proc/self/stat`, in ticks of
+/// 1/100 s, the USER_HZ of every mainstream Linux port). Resolution 10 ms; a value that makes
+/// no sense (negative, or over a minute) is dropped.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn age_from_proc(stat: &str, uptime: &str) -> Option<Duration> {
+    const TICKS_PER_SECOND: f64 = 100.0;
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let start_ticks: f64 = after_name.split_whitespace().nth(19)?.parse().ok()?;
+    let up: f64 = uptime.split_whitespace().next()?.parse().ok()?;
+    let age = up - start_ticks / TICKS_PER_SECOND;
+    (-1.0..60.0)
+        .contains(&age)
+        .then(|| Duration::from_secs_f64(age.max(0.0)))
 }
 
 /// One line for MSG.DAT: some managers show only the first line.
@@ -717,6 +762,26 @@ mod tests {
         assert_eq!((limits.hard, limits.target), (None, None));
         assert_eq!(limits.max_memory_bytes, None);
         assert!(limits.threads >= 1);
+    }
+
+    #[test]
+    fn process_age_from_proc() {
+        let stat = "4242 (my (odd) brain) S 1 4242 4242 0 -1 4194560 300 0 0 0 5 2 0 0 20 0 \
+                    1 0 160605 9000000 800 18446744073709551615";
+        let age = age_from_proc(stat, "1606.16 3000.00\n").unwrap();
+        assert_eq!(age.as_millis(), 110);
+        // Rounding may put the start a tick after "now": that is age zero.
+        assert_eq!(age_from_proc(stat, "1606.04 1.0"), Some(Duration::ZERO));
+        // Nonsense is dropped.
+        assert_eq!(age_from_proc(stat, "5.0 1.0"), None);
+        assert_eq!(age_from_proc(stat, "99999.0 1.0"), None);
+        assert_eq!(age_from_proc("garbage", "1.0"), None);
+        let now = Instant::now();
+        let launched = launch_instant(now);
+        assert!(launched <= now);
+        if cfg!(target_os = "linux") {
+            assert!(process_age().is_some());
+        }
     }
 
     #[test]
