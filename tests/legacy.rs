@@ -244,6 +244,31 @@ fn must_block_a_four() {
 }
 
 #[test]
+fn renju_colours_follow_the_counts() {
+    // x: 0,7 and 2..5,7; o blocks 6,7. 1,7 makes six: a win for white, forbidden for black.
+    // With 6 o against 5 x, o moved first: x is white and takes the overline.
+    let plocha = board15(&[(7, "x-xxxxo"), (12, "o-o-o-o-o")]);
+    let turn = Turn::new("renju-white", &plocha, "x");
+    turn.write("INFO.DAT", "rule 4\r\n");
+    let out = turn.run();
+    assert_eq!(out.played(), (1, 7));
+    assert!(out.msg.unwrap().starts_with("hoshi 'x' (white)"));
+    // With 5 o, x to move is black: the overline is forbidden, and nothing else wins.
+    let plocha = board15(&[(7, "x-xxxxo"), (12, "o-o-o---o")]);
+    let turn = Turn::new("renju-black", &plocha, "x");
+    turn.write("INFO.DAT", "rule 4\r\n");
+    let out = turn.run();
+    let (x, y) = out.played();
+    assert_ne!((x, y), (1, 7));
+    assert_eq!(square(&plocha, x, y), '-');
+    assert!(out.msg.unwrap().starts_with("hoshi 'x' (black)"));
+    // Freestyle: black may take it too.
+    turn.write("TAH.DAT", "x");
+    turn.write("INFO.DAT", "rule 0\r\n");
+    assert_eq!(turn.run().played(), (1, 7));
+}
+
+#[test]
 fn a_hash_square_is_never_played_even_to_win() {
     // x's four 3..6,7 would be five on 7,7, but that square is '#' and 2,7 is o's.
     let plocha = board15(&[(0, "o---o---o"), (7, "--oxxxx#")]);
