@@ -185,7 +185,7 @@ pub fn first_player(board: &LegacyBoard, to_move: Symbol) -> Result<Symbol, Lega
     let total = mine + theirs + hidden;
     // After an even number of moves the first player is to move and both had as many moves;
     // after an odd number the other side has had one more.
-    let (first, surplus) = if total % 2 == 0 {
+    let (first, surplus) = if total.is_multiple_of(2) {
         (to_move, theirs as i64 - mine as i64)
     } else {
         (other(to_move), theirs as i64 - mine as i64 - 1)
@@ -296,7 +296,7 @@ pub fn build_position(
     // module docs: without '#' this is the true colour, with '#' the rule is colour-blind).
     let visible =
         plocha.count(Square::Stone(Symbol::Cross)) + plocha.count(Square::Stone(Symbol::Circle));
-    let mover_color = if visible % 2 == 0 {
+    let mover_color = if visible.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
