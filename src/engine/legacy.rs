@@ -37,6 +37,7 @@ use crate::protocol::legacy::{
 use crate::protocol::InfoKey;
 use crate::search::{Limits, ThinkRequest, Thinker};
 use std::io;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -163,7 +164,7 @@ impl LegacyInput {
     }
 }
 
-pub fn symbol_char(s: Symbol) -> char {
+fn symbol_char(s: Symbol) -> char {
     match s {
         Symbol::Cross => 'x',
         Symbol::Circle => 'o',
@@ -442,7 +443,12 @@ pub fn play_turn(
         position.to_move_color(),
         position.blocked.len()
     );
-    let result = thinker.think(&request, &AtomicBool::new(false));
+    // A panicking search must still leave MSG.DAT an explanation (the panic itself goes to
+    // stderr through the default hook).
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        thinker.think(&request, &AtomicBool::new(false))
+    }))
+    .map_err(|_| LegacyError::Internal("the search panicked".to_string()))?;
     let point = match result.best {
         Some(p) if position.is_playable(p) => p,
         Some(p) => {
@@ -564,9 +570,13 @@ mod tests {
 
     /// A 15x15 board with these rows at the top (the rest empty).
     fn board15(top: &[&str]) -> LegacyBoard {
+        parse_plocha(&board15_text(top)).unwrap()
+    }
+
+    fn board15_text(top: &[&str]) -> String {
         let mut rows: Vec<String> = top.iter().map(|r| format!("{r:-<15}")).collect();
         rows.resize(15, "-".repeat(15));
-        parse_plocha(&rows.join("\n")).unwrap()
+        rows.join("\n")
     }
 
     const X: Symbol = Symbol::Cross;
@@ -807,6 +817,66 @@ mod tests {
         fn drop(&mut self) {
             let _ = std::fs::remove_dir_all(&self.0);
         }
+    }
+
+    /// A thinker that fails in every way a buggy search could.
+    struct Broken {
+        answer: Option<Option<Point>>,
+    }
+
+    impl Thinker for Broken {
+        fn think(
+            &mut self,
+            request: &ThinkRequest,
+            stop: &AtomicBool,
+        ) -> crate::search::ThinkResult {
+            let mut result = ClassicalPlayer.think(request, stop);
+            match self.answer {
+                Some(best) => result.best = best,
+                None => panic!("broken thinker"),
+            }
+            result
+        }
+
+        fn clear(&mut self) {}
+
+        fn name(&self) -> &str {
+            "broken"
+        }
+    }
+
+    #[test]
+    fn a_bad_search_answer_is_caught() {
+        let dir = Scratch::new("broken");
+        // A '#' on 0,0 and a stone on 1,0.
+        std::fs::write(dir.0.join(PLOCHA_DAT), board15_text(&["#x", "o"])).unwrap();
+        std::fs::write(dir.0.join(TIMEOUTS_DAT), "1\n1000\n").unwrap();
+        let config = Config::default();
+        let turn = |answer: Option<Option<Point>>| {
+            std::fs::write(dir.0.join(TAH_DAT), "x").unwrap();
+            let code = run(&dir.0, &config, &mut Broken { answer }, Instant::now());
+            let tah = std::fs::read_to_string(dir.0.join(TAH_DAT)).unwrap();
+            let msg = std::fs::read_to_string(dir.0.join(MSG_DAT)).unwrap_or_default();
+            (code, tah, msg)
+        };
+        for bad in [Point::new(0, 0), Point::new(1, 0), Point::new(15, 3)] {
+            let (code, tah, msg) = turn(Some(Some(bad)));
+            assert_eq!((code, tah.as_str()), (3, "x"), "{bad}");
+            assert!(
+                msg.contains("internal error") && msg.contains(&bad.to_string()),
+                "{msg}"
+            );
+        }
+        let (code, tah, msg) = turn(None);
+        assert_eq!((code, tah.as_str()), (3, "x"));
+        assert!(msg.contains("panicked"), "{msg}");
+        // No answer at all: some free square, never the '#'.
+        let (code, tah, _) = turn(Some(None));
+        assert_eq!(code, 0);
+        assert!(
+            tah != "x" && tah != "0,0" && tah != "1,0" && tah != "0,1",
+            "{tah}"
+        );
     }
 
     #[test]
