@@ -37,6 +37,7 @@ use crate::protocol::legacy::{
 use crate::protocol::InfoKey;
 use crate::search::{Limits, ThinkRequest, Thinker};
 use std::io;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -163,7 +164,7 @@ impl LegacyInput {
     }
 }
 
-pub fn symbol_char(s: Symbol) -> char {
+fn symbol_char(s: Symbol) -> char {
     match s {
         Symbol::Cross => 'x',
         Symbol::Circle => 'o',
@@ -185,7 +186,7 @@ pub fn first_player(board: &LegacyBoard, to_move: Symbol) -> Result<Symbol, Lega
     let total = mine + theirs + hidden;
     // After an even number of moves the first player is to move and both had as many moves;
     // after an odd number the other side has had one more.
-    let (first, surplus) = if total % 2 == 0 {
+    let (first, surplus) = if total.is_multiple_of(2) {
         (to_move, theirs as i64 - mine as i64)
     } else {
         (other(to_move), theirs as i64 - mine as i64 - 1)
@@ -296,7 +297,7 @@ pub fn build_position(
     // module docs: without '#' this is the true colour, with '#' the rule is colour-blind).
     let visible =
         plocha.count(Square::Stone(Symbol::Cross)) + plocha.count(Square::Stone(Symbol::Circle));
-    let mover_color = if visible % 2 == 0 {
+    let mover_color = if visible.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
@@ -442,7 +443,12 @@ pub fn play_turn(
         position.to_move_color(),
         position.blocked.len()
     );
-    let result = thinker.think(&request, &AtomicBool::new(false));
+    // A panicking search must still leave MSG.DAT an explanation (the panic itself goes to
+    // stderr through the default hook).
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        thinker.think(&request, &AtomicBool::new(false))
+    }))
+    .map_err(|_| LegacyError::Internal("the search panicked".to_string()))?;
     let point = match result.best {
         Some(p) if position.is_playable(p) => p,
         Some(p) => {
@@ -453,6 +459,14 @@ pub fn play_turn(
         // The search found nothing legal (renju black with only forbidden points left).
         None => position.any_playable().ok_or(LegacyError::BoardFull)?,
     };
+    // The board's colours are swapped against the true ones when '#' squares hide an odd
+    // number of stones (module docs): show the principal variation in the true colours.
+    let mut info = result.info;
+    if position.board.side_to_move() != position.to_move_color() {
+        for (color, _) in &mut info.pv {
+            *color = color.opponent();
+        }
+    }
     let message = config.protocol.search_message.then(|| {
         format!(
             "hoshi '{}' ({}): {}",
@@ -461,10 +475,47 @@ pub fn play_turn(
                 Color::Black => "black",
                 Color::White => "white",
             },
-            search_message(&result.info)
+            search_message(&info)
         )
     });
     Ok(LegacyAnswer { point, message })
+}
+
+/// When the OS started this process, if it can tell (else `now`). The manager times a move from
+/// launch to exit, and loading the libraries before `main` is a noticeable part of that (with
+/// libtorch linked in, about 0.2 s), so the clock should start there.
+pub fn launch_instant(now: Instant) -> Instant {
+    process_age()
+        .and_then(|age| now.checked_sub(age))
+        .unwrap_or(now)
+}
+
+#[cfg(target_os = "linux")]
+fn process_age() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
+    age_from_proc(&stat, &uptime)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn process_age() -> Option<Duration> {
+    None
+}
+
+/// `/proc/uptime` minus the process's start time (field 22 of `/proc/self/stat`, in ticks of
+/// 1/100 s, the USER_HZ of every mainstream Linux port). Resolution 10 ms; a value that makes
+/// no sense (negative, or over a minute) is dropped.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn age_from_proc(stat: &str, uptime: &str) -> Option<Duration> {
+    const TICKS_PER_SECOND: f64 = 100.0;
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let start_ticks: f64 = after_name.split_whitespace().nth(19)?.parse().ok()?;
+    let up: f64 = uptime.split_whitespace().next()?.parse().ok()?;
+    let age = up - start_ticks / TICKS_PER_SECOND;
+    (-1.0..60.0)
+        .contains(&age)
+        .then(|| Duration::from_secs_f64(age.max(0.0)))
 }
 
 /// One line for MSG.DAT: some managers show only the first line.
@@ -519,9 +570,13 @@ mod tests {
 
     /// A 15x15 board with these rows at the top (the rest empty).
     fn board15(top: &[&str]) -> LegacyBoard {
+        parse_plocha(&board15_text(top)).unwrap()
+    }
+
+    fn board15_text(top: &[&str]) -> String {
         let mut rows: Vec<String> = top.iter().map(|r| format!("{r:-<15}")).collect();
         rows.resize(15, "-".repeat(15));
-        parse_plocha(&rows.join("\n")).unwrap()
+        rows.join("\n")
     }
 
     const X: Symbol = Symbol::Cross;
@@ -720,6 +775,26 @@ mod tests {
     }
 
     #[test]
+    fn process_age_from_proc() {
+        let stat = "4242 (my (odd) brain) S 1 4242 4242 0 -1 4194560 300 0 0 0 5 2 0 0 20 0 \
+                    1 0 160605 9000000 800 18446744073709551615";
+        let age = age_from_proc(stat, "1606.16 3000.00\n").unwrap();
+        assert_eq!(age.as_millis(), 110);
+        // Rounding may put the start a tick after "now": that is age zero.
+        assert_eq!(age_from_proc(stat, "1606.04 1.0"), Some(Duration::ZERO));
+        // Nonsense is dropped.
+        assert_eq!(age_from_proc(stat, "5.0 1.0"), None);
+        assert_eq!(age_from_proc(stat, "99999.0 1.0"), None);
+        assert_eq!(age_from_proc("garbage", "1.0"), None);
+        let now = Instant::now();
+        let launched = launch_instant(now);
+        assert!(launched <= now);
+        if cfg!(target_os = "linux") {
+            assert!(process_age().is_some());
+        }
+    }
+
+    #[test]
     fn one_line_messages() {
         assert_eq!(one_line("a\r\nb\n\nc "), "a b c");
         assert_eq!(one_line("plain"), "plain");
@@ -742,6 +817,66 @@ mod tests {
         fn drop(&mut self) {
             let _ = std::fs::remove_dir_all(&self.0);
         }
+    }
+
+    /// A thinker that fails in every way a buggy search could.
+    struct Broken {
+        answer: Option<Option<Point>>,
+    }
+
+    impl Thinker for Broken {
+        fn think(
+            &mut self,
+            request: &ThinkRequest,
+            stop: &AtomicBool,
+        ) -> crate::search::ThinkResult {
+            let mut result = ClassicalPlayer.think(request, stop);
+            match self.answer {
+                Some(best) => result.best = best,
+                None => panic!("broken thinker"),
+            }
+            result
+        }
+
+        fn clear(&mut self) {}
+
+        fn name(&self) -> &str {
+            "broken"
+        }
+    }
+
+    #[test]
+    fn a_bad_search_answer_is_caught() {
+        let dir = Scratch::new("broken");
+        // A '#' on 0,0 and a stone on 1,0.
+        std::fs::write(dir.0.join(PLOCHA_DAT), board15_text(&["#x", "o"])).unwrap();
+        std::fs::write(dir.0.join(TIMEOUTS_DAT), "1\n1000\n").unwrap();
+        let config = Config::default();
+        let turn = |answer: Option<Option<Point>>| {
+            std::fs::write(dir.0.join(TAH_DAT), "x").unwrap();
+            let code = run(&dir.0, &config, &mut Broken { answer }, Instant::now());
+            let tah = std::fs::read_to_string(dir.0.join(TAH_DAT)).unwrap();
+            let msg = std::fs::read_to_string(dir.0.join(MSG_DAT)).unwrap_or_default();
+            (code, tah, msg)
+        };
+        for bad in [Point::new(0, 0), Point::new(1, 0), Point::new(15, 3)] {
+            let (code, tah, msg) = turn(Some(Some(bad)));
+            assert_eq!((code, tah.as_str()), (3, "x"), "{bad}");
+            assert!(
+                msg.contains("internal error") && msg.contains(&bad.to_string()),
+                "{msg}"
+            );
+        }
+        let (code, tah, msg) = turn(None);
+        assert_eq!((code, tah.as_str()), (3, "x"));
+        assert!(msg.contains("panicked"), "{msg}");
+        // No answer at all: some free square, never the '#'.
+        let (code, tah, _) = turn(Some(None));
+        assert_eq!(code, 0);
+        assert!(
+            tah != "x" && tah != "0,0" && tah != "1,0" && tah != "0,1",
+            "{tah}"
+        );
     }
 
     #[test]
