@@ -18,7 +18,7 @@ mod playout;
 mod tactics;
 mod tree;
 
-pub use movegen::{Analysis, MoveGen};
+pub use movegen::{Analysis, MoveGen, NearPoint};
 pub use node::{Proof, Wdl};
 pub use params::{MctsParams, RootNoise};
 pub use tactics::TacticalCheck;

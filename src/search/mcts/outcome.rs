@@ -49,13 +49,13 @@ pub fn best_edge(node: &Node, params: &MctsParams) -> Option<usize> {
             _ => (0, 0),
         });
     }
-    let most = open
-        .iter()
-        .copied()
-        .max_by_key(|&i| (visits(&edges[i]), usize::MAX - i))?;
+    let most = open.iter().copied().max_by(|&a, &b| {
+        (visits(&edges[a]).cmp(&visits(&edges[b])))
+            .then(edges[a].prior().total_cmp(&edges[b].prior()))
+    })?;
     let max_visits = visits(&edges[most]);
     if max_visits == 0 || params.lcb_z <= 0.0 {
-        // Unsearched: the best prior (edges are sorted by prior).
+        // Most visits (unsearched: the best prior).
         return Some(most);
     }
     let dw = params.draw_weight();
@@ -138,19 +138,16 @@ pub fn ranked(root: &Node, board: &Board) -> Vec<(Point, f32)> {
     let mut rows: Vec<((u8, u32, u32), Point, f32)> = root
         .edges()
         .iter()
-        .enumerate()
-        .map(|(i, e)| {
+        .map(|e| {
             let class = match e.child().and_then(Node::proof) {
                 Some(Proof::Loss(n)) => (3, u32::MAX - n),
                 Some(Proof::Win(n)) => (0, n),
                 _ => (1, visits(e)),
             };
             let score = edge_value(e).map_or(fallback, |v| v.score(0.5));
-            (
-                (class.0, class.1, u32::MAX - i as u32),
-                board.point(e.mv()),
-                score,
-            )
+            // Ties (unvisited moves) go by prior.
+            let prior = (e.prior().clamp(0.0, 1.0) * 1e9) as u32;
+            ((class.0, class.1, prior), board.point(e.mv()), score)
         })
         .collect();
     rows.sort_by(|a, b| b.0.cmp(&a.0));
