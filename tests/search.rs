@@ -388,3 +388,49 @@ fn ranked_moves_cover_the_root() {
         other => panic!("an opening is not proven: {other:?}"),
     }
 }
+
+#[test]
+fn searches_with_a_network_evaluator() {
+    use hoshi::nn::{Arch, Network, ServiceConfig};
+    use hoshi::search::evaluator::{set_cpu_threads, NetworkEvaluator};
+    set_cpu_threads(1);
+    let net = Network::random(Arch::new(1, 8), 7, tch::Device::Cpu).unwrap();
+    let config = ServiceConfig {
+        max_batch: 4,
+        ..ServiceConfig::default()
+    };
+    let evaluator = Arc::new(NetworkEvaluator::new(net, config, 3).unwrap());
+    let mut t = MctsThinker::new(MctsParams::default(), evaluator.clone());
+    assert!(t.name().contains("network"), "{}", t.name());
+    // The rules decide fives and forced blocks whatever the (untrained) network thinks.
+    let b = diagram(
+        Rule::Renju,
+        "
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . o x x x x . . . .
+        . . . . . . . . . .
+        . . o o o . . . . .
+        . . . . . . . . . o
+        . . . . . . . . . .
+        ",
+    );
+    assert_eq!(b.side_to_move(), Color::White);
+    let r = think_on(&mut t, &b, &[], nodes(100, 2));
+    assert_eq!(r.best, Some(p(6, 2)), "white must block");
+    let mut b = b;
+    b.play(p(0, 0)).unwrap();
+    let r = think_on(&mut t, &b, &[], nodes(100, 2));
+    assert_eq!((r.best, r.info.eval), (Some(p(6, 2)), Eval::Win(1)));
+    // An ordinary search: legal answers, evaluations went through the batching service.
+    let b = Board::from_moves(15, 15, Rule::Freestyle, &[p(7, 7), p(8, 8), p(8, 6)]).unwrap();
+    let r = think_on(&mut t, &b, &[], nodes(300, 2));
+    assert_eq!(r.info.nodes, 300);
+    let stats = evaluator.service().stats();
+    assert!(stats.evaluations > 50, "{stats:?}");
+    assert_eq!(
+        t.last_search().unwrap().threads,
+        3,
+        "network.search_threads wins"
+    );
+}

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tch::Device;
 
 use super::classical::best_move;
-use super::evaluator::{service_config, NetworkEvaluator};
+use super::evaluator::{service_config, set_cpu_threads, NetworkEvaluator};
 use super::mcts::MctsThinker;
 use super::think::{Limits, ThinkRequest, Thinker};
 use crate::config::Config;
@@ -112,15 +112,21 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
     let size = size.clamp(crate::game::MIN_SIZE, crate::game::MAX_SIZE);
     let mut notes = Vec::new();
     let source = NetSource::pick(config, &mut notes);
+    if source.device == Device::Cpu {
+        set_cpu_threads(config.network.cpu_threads);
+    }
     let net = source.build()?;
+    // The first passes of a fresh network pay for libtorch's lazy set-up: not part of the rate.
+    forward_throughput(&net, 1, size, size, 0.0);
     let arch = net.arch();
     let network = format!(
-        "{} ({} blocks x {} channels) on {:?} in {}",
+        "{} ({} blocks x {} channels) on {:?} in {}, {} libtorch thread(s)",
         source.description,
         arch.blocks,
         arch.channels,
         source.device,
-        if net.is_half() { "f16" } else { "f32" }
+        if net.is_half() { "f16" } else { "f32" },
+        tch::get_num_threads()
     );
     let forward = FORWARD_BATCHES
         .iter()

@@ -8,7 +8,7 @@ mod classical;
 mod network;
 
 pub use classical::{ClassicalEvaluator, ClassicalLeaf};
-pub use network::{service_config, NetworkEvaluator, NetworkSettings};
+pub use network::{service_config, set_cpu_threads, NetworkEvaluator, NetworkSettings};
 
 use super::mcts::{NearPoint, Wdl};
 use crate::game::Board;

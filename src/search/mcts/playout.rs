@@ -126,8 +126,10 @@ impl<'t> Worker<'t> {
                 Playout::Done => collisions_in_a_row = 0,
                 Playout::Collision => {
                     collisions_in_a_row += 1;
-                    if collisions_in_a_row > 4 {
-                        // Everything worth visiting is being evaluated by others: let them work.
+                    // Everything worth visiting is being evaluated by others: let them work.
+                    if collisions_in_a_row > 64 {
+                        std::thread::sleep(std::time::Duration::from_micros(50));
+                    } else if collisions_in_a_row > 4 {
                         std::thread::yield_now();
                     }
                 }
@@ -228,7 +230,9 @@ impl<'t> Worker<'t> {
         let analysis = &mut self.analysis;
         self.movegen.analyse_into(&self.board, exclude, analysis);
         let mut proof = analysis.proof;
-        if proof.is_none() && exclude.is_empty() {
+        if proof.is_none() && !is_root {
+            // Not at the root: a proof there would say who wins but not with which move; the
+            // root is proven through its children instead.
             proof = s.tactics.and_then(|t| t.prove(&self.board));
         }
         let moves = &analysis.moves;
