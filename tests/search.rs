@@ -215,10 +215,7 @@ fn respects_the_memory_limit_and_keeps_searching() {
         );
         assert!(stats.tree_limit <= limit);
         let (count, _) = t.tree_size().unwrap();
-        assert!(
-            count as u64 * 32 <= limit.max(4_096),
-            "{limit}: {count} nodes"
-        );
+        assert!(count * 32 <= limit.max(4_096), "{limit}: {count} nodes");
         // Still searching: every playout was run.
         assert_eq!(r.info.nodes, 20_000, "{limit}");
     }

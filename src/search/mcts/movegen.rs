@@ -8,7 +8,7 @@
 //! The line patterns of every such point are read once here, for both colours, and handed to
 //! the evaluator with the moves ([`NearPoint`]), so a leaf costs one pass over its neighbourhood.
 use super::node::Proof;
-use crate::game::{Board, Color, Pattern, Point, Threat};
+use crate::game::{Board, Color, Pattern, Point, Rule, Threat};
 
 /// An empty point near the stones, with what a stone of either colour would make there.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,6 +43,9 @@ impl NearPoint {
         self.patterns[color.index()]
     }
 }
+
+/// Renju games are drawn once this many stones are on the board (Gomocup's rule).
+pub const RENJU_DRAW_STONES: usize = 200;
 
 /// `Threat::from_patterns` with a fast path for the common case of nothing above an open two
 /// (most points near the stones): the same answer, a fraction of the work.
@@ -146,7 +149,9 @@ impl MoveGen {
         let me = board.side_to_move();
         let opp = me.opponent();
         let allowed = |i: usize| !exclude.contains(&i);
-        if board.is_full() {
+        if board.is_full()
+            || (board.rule() == Rule::Renju && board.stone_count() >= RENJU_DRAW_STONES)
+        {
             a.proof = Some(Proof::Draw);
             return;
         }
@@ -393,6 +398,28 @@ mod tests {
         assert_eq!(a.proof, Some(Proof::Loss(2)));
         assert!(!a.moves.is_empty(), "black still needs some move to play");
         assert!(a.moves.iter().all(|&i| !b.is_forbidden_idx(i)));
+    }
+
+    #[test]
+    fn renju_is_drawn_at_two_hundred_stones() {
+        // Fill a 20x20 board row by row in pairs (xxoo...) so nothing lines up to five.
+        let mut b = Board::new(20, 20, Rule::Renju).unwrap();
+        let mut order = Vec::new();
+        for y in 0..10u8 {
+            for x in 0..20u8 {
+                let black = ((x / 2) + y) % 2 == 0;
+                order.push((Point::new(x, y * 2), black));
+            }
+        }
+        let (blacks, whites): (Vec<_>, Vec<_>) = order.into_iter().partition(|&(_, k)| k);
+        for (bp, wp) in blacks.iter().zip(&whites).take(100) {
+            b.place(bp.0, Color::Black).unwrap();
+            b.place(wp.0, Color::White).unwrap();
+        }
+        assert_eq!(b.stone_count(), 200);
+        assert_eq!(MoveGen::new().analyse(&b, &[]).proof, Some(Proof::Draw));
+        b.set_rule(Rule::Freestyle);
+        assert_ne!(MoveGen::new().analyse(&b, &[]).proof, Some(Proof::Draw));
     }
 
     #[test]

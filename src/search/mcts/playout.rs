@@ -64,9 +64,10 @@ impl<'a> Search<'a> {
         if self.finished.load(Ordering::Relaxed) {
             return true;
         }
+        // The target deadline is the monitor's call (it may extend it); the hard one is not.
         let done = self.stop.load(Ordering::Relaxed)
             || self.tree.root().proof().is_some()
-            || self.limits.past_target(Instant::now());
+            || self.limits.past_hard(Instant::now());
         if done {
             self.finish();
         }
@@ -394,4 +395,88 @@ pub(crate) fn update_proof(node: &Node) -> bool {
         None => Proof::Loss(slowest_loss),
     };
     node.set_proof(proof)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded(n: usize) -> Node {
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges: Vec<Edge> = (0..n).map(|i| Edge::new(i, 1.0 / n as f32)).collect();
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        node
+    }
+
+    fn child(node: &Node, i: usize) -> &Node {
+        node.edges()[i].child_or_create(|| true).unwrap()
+    }
+
+    #[test]
+    fn a_lost_child_proves_a_win_and_all_won_children_a_loss() {
+        let node = expanded(3);
+        assert!(!update_proof(&node));
+        child(&node, 0).set_proof(Proof::Win(4));
+        child(&node, 1).set_proof(Proof::Loss(6));
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Win(7)));
+
+        let node = expanded(2);
+        child(&node, 0).set_proof(Proof::Win(2));
+        assert!(!update_proof(&node), "one child still open");
+        child(&node, 1).set_proof(Proof::Win(8));
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Loss(9)), "the longest resistance");
+
+        let node = expanded(2);
+        child(&node, 0).set_proof(Proof::Win(2));
+        child(&node, 1).set_proof(Proof::Draw);
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Draw));
+    }
+
+    #[test]
+    fn selection_prefers_prior_then_value_and_skips_lost_moves() {
+        let params = MctsParams::default();
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges = vec![Edge::new(0, 0.1), Edge::new(1, 0.6), Edge::new(2, 0.3)];
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        assert_eq!(select(&node, &params, &[], false), Some(1));
+        assert_eq!(
+            select(&node, &params, &[], true),
+            None,
+            "no child exists yet"
+        );
+        // The favourite turns out lost for us: the next best prior is tried.
+        child(&node, 1).set_proof(Proof::Win(3));
+        assert_eq!(select(&node, &params, &[], false), Some(2));
+        // A child lost for the opponent is taken at once.
+        child(&node, 0).set_proof(Proof::Loss(2));
+        assert_eq!(select(&node, &params, &[], false), Some(0));
+    }
+
+    #[test]
+    fn virtual_loss_steers_threads_apart() {
+        let params = MctsParams::default();
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges = vec![Edge::new(0, 0.5), Edge::new(1, 0.5)];
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        for i in 0..2 {
+            let c = child(&node, i);
+            for _ in 0..10 {
+                node.add_in_flight();
+                node.record(Wdl::new(0.5, 0.0, 0.5));
+                c.add_in_flight();
+                c.record(Wdl::new(0.5, 0.0, 0.5));
+            }
+        }
+        let first = select(&node, &params, &[], false).unwrap();
+        // A playout in flight through `first` makes the other edge the better pick.
+        child(&node, first).add_in_flight();
+        node.add_in_flight();
+        assert_eq!(select(&node, &params, &[], false), Some(1 - first));
+    }
 }
