@@ -85,6 +85,7 @@ pub struct NetworkConfig {
     pub cache_entries: usize,
     pub random_symmetry: bool,
     pub search_threads: usize,
+    pub cpu_threads: usize,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -234,6 +235,9 @@ impl Config {
         if n.search_threads > 1024 {
             return Err(invalid("network.search_threads", "at most 1024"));
         }
+        if n.cpu_threads > 1024 {
+            return Err(invalid("network.cpu_threads", "at most 1024"));
+        }
         Ok(())
     }
 
@@ -271,6 +275,7 @@ impl Config {
             cache_entries: n.cache_entries,
             random_symmetry: n.random_symmetry,
             search_threads: n.search_threads,
+            cpu_threads: n.cpu_threads,
         })
     }
 }

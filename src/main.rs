@@ -19,6 +19,15 @@ struct Cli {
 enum Cmd {
     /// Speak the protocol on stdin/stdout (the default).
     Engine,
+    /// Measure the network's forward throughput and the search's playout rate on this machine.
+    Bench {
+        /// Seconds per measurement.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+        /// Board size (square) of the forward-pass measurements.
+        #[arg(long, default_value_t = 15)]
+        size: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -46,5 +55,15 @@ fn main() -> ExitCode {
                 hoshi::engine::run(config, input, hoshi::protocol::Output::stdout(), thinker);
             ExitCode::from(code as u8)
         }
+        Cmd::Bench { seconds, size } => match hoshi::search::bench::run(&config, seconds, size) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("pbrain-hoshi bench: {e}");
+                ExitCode::from(1)
+            }
+        },
     }
 }

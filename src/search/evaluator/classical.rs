@@ -3,7 +3,7 @@
 use super::{softmax_in_place, Evaluator, Leaf, LeafEvaluator};
 use crate::game::{Board, Color, Pattern, Threat};
 use crate::search::classical::{line_value, point_score_from};
-use crate::search::mcts::Wdl;
+use crate::search::mcts::{NearPoint, Wdl};
 
 /// The network-free evaluator (the default).
 #[derive(Clone, Debug)]
@@ -45,8 +45,15 @@ impl ClassicalLeaf {
         ClassicalLeaf { sharpness }
     }
 
-    /// Priors only (also the network evaluator's fallback).
-    pub fn priors(&self, board: &Board, moves: &[usize], priors: &mut Vec<f32>) {
+    /// Priors only (also the network evaluator's fallback). `near` may hold the moves' line
+    /// patterns already (in board order); missing ones are read from the board.
+    pub fn priors(
+        &self,
+        board: &Board,
+        moves: &[usize],
+        near: &[NearPoint],
+        priors: &mut Vec<f32>,
+    ) {
         priors.clear();
         if moves.len() == 1 {
             priors.push(1.0);
@@ -55,7 +62,11 @@ impl ClassicalLeaf {
         let me = board.side_to_move();
         let opp = me.opponent();
         priors.extend(moves.iter().map(|&m| {
-            let s = point_score_from(board.patterns_idx(m, me), board.patterns_idx(m, opp));
+            let point = match near.binary_search_by_key(&m, |n| n.idx) {
+                Ok(k) => near[k],
+                Err(_) => NearPoint::read(board, m),
+            };
+            let s = point_score_from(point.patterns(me), point.patterns(opp));
             // Threat values span 1e1..1e7: a log keeps the softmax from collapsing onto one move
             // while still ranking a five far above a four far above a three.
             self.sharpness * (1.0 + s).ln()
@@ -66,7 +77,7 @@ impl ClassicalLeaf {
 
 impl LeafEvaluator for ClassicalLeaf {
     fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl {
-        self.priors(leaf.board, leaf.moves, priors);
+        self.priors(leaf.board, leaf.moves, leaf.near, priors);
         static_value(leaf.board, leaf.near)
     }
 }
@@ -84,12 +95,12 @@ struct SideThreats {
     shape: f32,
 }
 
-fn side_threats(board: &Board, near: &[usize], color: Color) -> SideThreats {
+fn side_threats(board: &Board, near: &[NearPoint], color: Color) -> SideThreats {
     let mut t = SideThreats::default();
     let renju_black = color == Color::Black && board.rule().has_forbidden();
-    for &i in near {
-        let pats = board.patterns_idx(i, color);
-        t.shape += pats
+    for n in near {
+        t.shape += n
+            .patterns(color)
             .iter()
             .map(|&p| {
                 if p == Pattern::Five {
@@ -99,12 +110,12 @@ fn side_threats(board: &Board, near: &[usize], color: Color) -> SideThreats {
                 }
             })
             .sum::<f32>();
-        let threat = Threat::from_patterns(pats);
+        let threat = n.threat(color);
         if threat < Threat::DoubleThree {
             continue;
         }
         // Black's double-threes and double-fours are only assets when they are legal.
-        if renju_black && threat != Threat::Five && board.is_forbidden_idx(i) {
+        if renju_black && threat != Threat::Five && board.is_forbidden_idx(n.idx) {
             continue;
         }
         match threat {
@@ -152,7 +163,7 @@ fn initiative_value(a: &SideThreats, b: &SideThreats) -> f32 {
 }
 
 /// The static outcome estimate for the side to move.
-pub(crate) fn static_value(board: &Board, near: &[usize]) -> Wdl {
+pub(crate) fn static_value(board: &Board, near: &[NearPoint]) -> Wdl {
     let me = board.side_to_move();
     let mine = side_threats(board, near, me);
     let theirs = side_threats(board, near, me.opponent());
@@ -180,9 +191,8 @@ mod tests {
 
     fn value_of(diagram: &str) -> f32 {
         let b = Board::from_diagram(Rule::Freestyle, diagram).unwrap();
-        let mut near = Vec::new();
-        MoveGen::new().near_points(&b, &mut near);
-        let v = static_value(&b, &near);
+        let a = MoveGen::new().analyse(&b, &[]);
+        let v = static_value(&b, &a.near);
         assert!((v.win + v.draw + v.loss - 1.0).abs() < 1e-5);
         v.win
     }
@@ -229,14 +239,15 @@ mod tests {
         // White to move: must block at (1,1) or (6,1).
         let a = MoveGen::new().analyse(&b, &[]);
         let mut priors = Vec::new();
+        let all: Vec<usize> = a.near.iter().map(|n| n.idx).collect();
         let leaf = Leaf {
             board: &b,
-            moves: &a.near,
+            moves: &all,
             near: &a.near,
         };
         ClassicalLeaf::new(1.0).evaluate(&leaf, &mut priors);
         assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
-        let best = a.near[priors
+        let best = all[priors
             .iter()
             .enumerate()
             .max_by(|x, y| x.1.total_cmp(y.1))

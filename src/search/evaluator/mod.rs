@@ -8,9 +8,9 @@ mod classical;
 mod network;
 
 pub use classical::{ClassicalEvaluator, ClassicalLeaf};
-pub use network::{NetworkEvaluator, NetworkSettings};
+pub use network::{service_config, set_cpu_threads, NetworkEvaluator, NetworkSettings};
 
-use super::mcts::Wdl;
+use super::mcts::{NearPoint, Wdl};
 use crate::game::Board;
 
 /// A position to evaluate.
@@ -18,8 +18,9 @@ pub struct Leaf<'a> {
     pub board: &'a Board,
     /// The moves the search will consider (board indices): one prior each, in this order.
     pub moves: &'a [usize],
-    /// Empty points near the stones, legal or not (a cheap neighbourhood for static evaluators).
-    pub near: &'a [usize],
+    /// Empty points near the stones, legal or not, in board order, with their line patterns
+    /// (a cheap neighbourhood for static evaluators).
+    pub near: &'a [NearPoint],
 }
 
 /// The search's evaluator, shared by its threads.

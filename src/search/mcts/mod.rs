@@ -18,7 +18,7 @@ mod playout;
 mod tactics;
 mod tree;
 
-pub use movegen::{Analysis, MoveGen};
+pub use movegen::{Analysis, MoveGen, NearPoint};
 pub use node::{Proof, Wdl};
 pub use params::{MctsParams, RootNoise};
 pub use tactics::TacticalCheck;
@@ -140,7 +140,8 @@ fn excluded_indices(board: &Board, blocked: &[Point]) -> Vec<usize> {
     out
 }
 
-/// The expensive stop checks, run every few milliseconds by one thread.
+/// The stop checks beyond the cheap ones, run every few milliseconds by one thread: the target
+/// deadline (extended while the choice is unsettled), the depth limit and smart stopping.
 fn monitor(s: &Search<'_>, params: &MctsParams, board: &Board) {
     let root = s.tree.root();
     let now = Instant::now();
@@ -151,9 +152,21 @@ fn monitor(s: &Search<'_>, params: &MctsParams, board: &Board) {
             return;
         }
     }
-    let Some(target) = s.limits.target.filter(|_| params.smart_stop) else {
+    let Some(target) = s.limits.target else {
         return;
     };
+    if now >= target {
+        // Past the target with the most visited move not the one we would play: allow up to
+        // as much time again (never past the hard deadline) for the choice to settle.
+        let extended = target + target.saturating_duration_since(s.started);
+        if outcome::is_settled(root, params) || now >= extended {
+            s.finish();
+        }
+        return;
+    }
+    if !params.smart_stop {
+        return;
+    }
     let edges = root.edges();
     if edges.len() == 1 {
         // A forced move: nothing to think about.

@@ -160,9 +160,10 @@ impl Node {
     /// Sums of (win, draw) over the visits, for the mover.
     #[inline]
     pub fn sums(&self) -> (f32, f32) {
-        let w = self.win.load(Ordering::Relaxed) as f64 / SCALE;
-        let d = self.draw.load(Ordering::Relaxed) as f64 / SCALE;
-        (w as f32, d as f32)
+        const INV: f32 = (1.0 / SCALE) as f32;
+        let w = self.win.load(Ordering::Relaxed) as f32 * INV;
+        let d = self.draw.load(Ordering::Relaxed) as f32 * INV;
+        (w, d)
     }
 
     /// Mean outcome for the mover, or `None` before the first visit.
@@ -359,7 +360,7 @@ mod tests {
         assert_eq!(&*taken as *const Node, a);
         assert!(e.child().is_none());
         assert_eq!((e.mv(), e.prior()), (42, 0.5));
-        assert!(EDGE_BYTES <= 16, "edges should stay small: {EDGE_BYTES}");
+        const { assert!(EDGE_BYTES <= 16, "edges should stay small") };
     }
 
     #[test]

@@ -49,13 +49,13 @@ pub fn best_edge(node: &Node, params: &MctsParams) -> Option<usize> {
             _ => (0, 0),
         });
     }
-    let most = open
-        .iter()
-        .copied()
-        .max_by_key(|&i| (visits(&edges[i]), usize::MAX - i))?;
+    let most = open.iter().copied().max_by(|&a, &b| {
+        (visits(&edges[a]).cmp(&visits(&edges[b])))
+            .then(edges[a].prior().total_cmp(&edges[b].prior()))
+    })?;
     let max_visits = visits(&edges[most]);
     if max_visits == 0 || params.lcb_z <= 0.0 {
-        // Unsearched: the best prior (edges are sorted by prior).
+        // Most visits (unsearched: the best prior).
         return Some(most);
     }
     let dw = params.draw_weight();
@@ -84,6 +84,17 @@ pub fn best_edge(node: &Node, params: &MctsParams) -> Option<usize> {
                 .then(visits(&edges[a]).cmp(&visits(&edges[b])))
         });
     guarded.or(Some(most))
+}
+
+/// Whether the move [`best_edge`] picks is also a most visited one (or proven): more search
+/// would not change it easily.
+pub fn is_settled(node: &Node, params: &MctsParams) -> bool {
+    let edges = node.edges();
+    let Some(best) = best_edge(node, params) else {
+        return true;
+    };
+    let top = edges.iter().map(visits).max().unwrap_or(0);
+    visits(&edges[best]) == top || edges[best].child().and_then(Node::proof).is_some()
 }
 
 /// The edge a principal variation follows below the root: a proven win, else the most visits.
@@ -138,22 +149,19 @@ pub fn ranked(root: &Node, board: &Board) -> Vec<(Point, f32)> {
     let mut rows: Vec<((u8, u32, u32), Point, f32)> = root
         .edges()
         .iter()
-        .enumerate()
-        .map(|(i, e)| {
+        .map(|e| {
             let class = match e.child().and_then(Node::proof) {
                 Some(Proof::Loss(n)) => (3, u32::MAX - n),
                 Some(Proof::Win(n)) => (0, n),
                 _ => (1, visits(e)),
             };
             let score = edge_value(e).map_or(fallback, |v| v.score(0.5));
-            (
-                (class.0, class.1, u32::MAX - i as u32),
-                board.point(e.mv()),
-                score,
-            )
+            // Ties (unvisited moves) go by prior.
+            let prior = (e.prior().clamp(0.0, 1.0) * 1e9) as u32;
+            ((class.0, class.1, prior), board.point(e.mv()), score)
         })
         .collect();
-    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    rows.sort_by_key(|row| std::cmp::Reverse(row.0));
     rows.into_iter().map(|(_, p, s)| (p, s)).collect()
 }
 
@@ -173,5 +181,96 @@ pub fn root_eval(root: &Node, best: Option<usize>) -> Eval {
         win: v.win,
         draw: v.draw,
         loss: v.loss,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A root with one edge per `(visits, mean win, proof)`; moves are indices 100, 101, ...
+    fn root_with(children: &[(u32, f32, Option<Proof>)]) -> Node {
+        let root = Node::new();
+        assert!(root.try_begin_expansion());
+        let edges: Vec<Edge> = (0..children.len())
+            .map(|i| Edge::new(100 + i, 1.0 / children.len() as f32))
+            .collect();
+        root.finish_expansion(Some(edges.into_boxed_slice()));
+        for (e, &(n, win, proof)) in root.edges().iter().zip(children) {
+            let c = e.child_or_create(|| true).unwrap();
+            for _ in 0..n {
+                c.add_in_flight();
+                c.record(Wdl::new(win, 0.0, 1.0 - win));
+            }
+            if let Some(p) = proof {
+                c.set_proof(p);
+            }
+        }
+        root
+    }
+
+    #[test]
+    fn most_visits_unless_a_better_bound_has_enough_visits() {
+        let params = MctsParams::default();
+        let root = root_with(&[(50, 0.5, None), (400, 0.6, None), (30, 0.9, None)]);
+        assert_eq!(
+            best_edge(&root, &params),
+            Some(1),
+            "30 visits are under a tenth"
+        );
+        assert!(is_settled(&root, &params));
+        let root = root_with(&[(300, 0.3, None), (280, 0.7, None)]);
+        assert_eq!(best_edge(&root, &params), Some(1), "the lower bound guards");
+        assert!(!is_settled(&root, &params));
+        let lcb_off = MctsParams {
+            lcb_z: 0.0,
+            ..MctsParams::default()
+        };
+        assert_eq!(best_edge(&root, &lcb_off), Some(0));
+    }
+
+    #[test]
+    fn proofs_decide_the_choice() {
+        let params = MctsParams::default();
+        // A child lost for the opponent is a win for us: the fastest one is played.
+        let root = root_with(&[
+            (500, 0.6, None),
+            (3, 0.9, Some(Proof::Loss(6))),
+            (2, 0.9, Some(Proof::Loss(2))),
+        ]);
+        assert_eq!(best_edge(&root, &params), Some(2));
+        // A child won for the opponent is avoided, however visited.
+        let root = root_with(&[(500, 0.6, Some(Proof::Win(3))), (10, 0.4, None)]);
+        assert_eq!(best_edge(&root, &params), Some(1));
+        // All lost: resist the longest.
+        let root = root_with(&[
+            (5, 0.0, Some(Proof::Win(3))),
+            (5, 0.0, Some(Proof::Win(9))),
+            (5, 0.0, Some(Proof::Win(5))),
+        ]);
+        assert_eq!(best_edge(&root, &params), Some(1));
+        let b = Board::new(15, 15, crate::game::Rule::Freestyle).unwrap();
+        let ranked = ranked(&root, &b);
+        assert_eq!(ranked.len(), 3);
+        assert!(ranked.iter().all(|&(_, s)| s == 0.0));
+    }
+
+    #[test]
+    fn evaluation_and_pv_follow_the_choice() {
+        let params = MctsParams::default();
+        let root = root_with(&[(10, 0.2, None), (90, 0.75, None)]);
+        let best = best_edge(&root, &params);
+        match root_eval(&root, best) {
+            Eval::Winrate { win, .. } => assert!((win - 0.75).abs() < 1e-4),
+            other => panic!("{other:?}"),
+        }
+        let b = Board::new(15, 15, crate::game::Rule::Freestyle).unwrap();
+        let pv = principal_variation(&root, &b, best);
+        assert_eq!(pv, vec![(Color::Black, b.point(101))]);
+        let ranked = ranked(&root, &b);
+        assert_eq!(ranked[0].0, b.point(101));
+        assert!((ranked[0].1 - 0.75).abs() < 1e-4);
+        root.set_proof(Proof::Win(7));
+        assert_eq!(root_eval(&root, best), Eval::Win(7));
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::movegen::MoveGen;
+use super::movegen::{Analysis, MoveGen};
 use super::node::{edges_bytes, Edge, Expansion, Node, Proof, Wdl, NODE_BYTES};
 use super::params::MctsParams;
 use super::tactics::TacticalCheck;
@@ -64,9 +64,10 @@ impl<'a> Search<'a> {
         if self.finished.load(Ordering::Relaxed) {
             return true;
         }
+        // The target deadline is the monitor's call (it may extend it); the hard one is not.
         let done = self.stop.load(Ordering::Relaxed)
             || self.tree.root().proof().is_some()
-            || self.limits.past_target(Instant::now());
+            || self.limits.past_hard(Instant::now());
         if done {
             self.finish();
         }
@@ -102,6 +103,7 @@ pub(crate) struct Worker<'t> {
     movegen: MoveGen,
     path: Vec<&'t Node>,
     priors: Vec<f32>,
+    analysis: Analysis,
 }
 
 impl<'t> Worker<'t> {
@@ -112,6 +114,7 @@ impl<'t> Worker<'t> {
             movegen: MoveGen::new(),
             path: Vec::with_capacity(64),
             priors: Vec::with_capacity(64),
+            analysis: Analysis::default(),
         }
     }
 
@@ -124,8 +127,10 @@ impl<'t> Worker<'t> {
                 Playout::Done => collisions_in_a_row = 0,
                 Playout::Collision => {
                     collisions_in_a_row += 1;
-                    if collisions_in_a_row > 4 {
-                        // Everything worth visiting is being evaluated by others: let them work.
+                    // Everything worth visiting is being evaluated by others: let them work.
+                    if collisions_in_a_row > 64 {
+                        std::thread::sleep(std::time::Duration::from_micros(50));
+                    } else if collisions_in_a_row > 4 {
                         std::thread::yield_now();
                     }
                 }
@@ -223,9 +228,12 @@ impl<'t> Worker<'t> {
     fn expand(&mut self, node: &Node, s: &Search<'t>) -> Wdl {
         let is_root = self.path.len() == 1;
         let exclude: &[usize] = if is_root { s.tree.exclude() } else { &[] };
-        let analysis = self.movegen.analyse(&self.board, exclude);
+        let analysis = &mut self.analysis;
+        self.movegen.analyse_into(&self.board, exclude, analysis);
         let mut proof = analysis.proof;
-        if proof.is_none() && exclude.is_empty() {
+        if proof.is_none() && !is_root {
+            // Not at the root: a proof there would say who wins but not with which move; the
+            // root is proven through its children instead.
             proof = s.tactics.and_then(|t| t.prove(&self.board));
         }
         let moves = &analysis.moves;
@@ -258,14 +266,12 @@ impl<'t> Worker<'t> {
             moves.is_empty() || s.tree.try_reserve(bytes)
         };
         if fits {
-            let mut order: Vec<(usize, f32)> = moves
+            let edges: Box<[Edge]> = moves
                 .iter()
-                .copied()
-                .zip(self.priors.iter().copied())
+                .zip(&self.priors)
+                .map(|(&m, &p)| Edge::new(m, p))
                 .collect();
-            order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            let edges: Vec<Edge> = order.into_iter().map(|(m, p)| Edge::new(m, p)).collect();
-            node.finish_expansion(Some(edges.into_boxed_slice()));
+            node.finish_expansion(Some(edges));
         } else {
             node.finish_expansion(None);
         }
@@ -306,15 +312,6 @@ fn node_value(node: &Node) -> Wdl {
     node.mean().map_or(Wdl::new(0.5, 0.0, 0.5), |m| m.flip())
 }
 
-/// Score of a child for the player choosing it, with its visit count (in-flight included).
-fn child_score(child: &Node, params: &MctsParams, draw_weight: f32) -> (f32, u32) {
-    let n = child.visits();
-    let vl = child.in_flight();
-    let (w, d) = child.sums();
-    let q = (w + draw_weight * d) / (n as f32 + params.virtual_loss * vl as f32).max(1e-6);
-    (q.min(1.0), n + vl)
-}
-
 /// The PUCT choice among `node`'s edges; `existing_only` skips edges without a child node.
 pub(crate) fn select(
     node: &Node,
@@ -325,32 +322,42 @@ pub(crate) fn select(
     let edges = node.edges();
     let dw = params.draw_weight();
     let parent_visits = node.visits() + node.in_flight();
-    let sqrt_n = (parent_visits.max(1) as f32).sqrt();
-    let parent_q = node_value(node).score(dw);
-    let fpu = (parent_q - params.fpu_reduction).max(0.0);
+    let explore = params.exploration * (parent_visits.max(1) as f32).sqrt();
+    let fpu = (node_value(node).score(dw) - params.fpu_reduction).max(0.0);
+    let mix = params.root_noise.filter(|_| !noise.is_empty());
     let mut best: Option<(usize, f32)> = None;
     for (i, e) in edges.iter().enumerate() {
-        let child = e.child();
-        if existing_only && child.is_none() {
-            continue;
-        }
         let mut prior = e.prior();
-        if let (Some(&eta), Some(noise)) = (noise.get(i), params.root_noise) {
-            prior = (1.0 - noise.fraction) * prior + noise.fraction * eta;
+        if let Some(mix) = mix {
+            prior = (1.0 - mix.fraction) * prior + mix.fraction * noise[i];
         }
-        let (q, n) = match child {
-            Some(c) => match c.proof() {
-                // The opponent is lost there: nothing beats it (the node's own proof follows).
-                Some(Proof::Loss(_)) => return Some(i),
-                // Lost for us: only if nothing else is left.
-                Some(Proof::Win(plies)) => (-10.0 + plies as f32 * 1e-3, u32::MAX / 2),
-                Some(Proof::Draw) => (dw, c.visits() + c.in_flight()),
-                None if c.visits() + c.in_flight() == 0 => (fpu, 0),
-                None => child_score(c, params, dw),
-            },
-            None => (fpu, 0),
+        let score = match e.child() {
+            None if existing_only => continue,
+            None => fpu + explore * prior,
+            Some(c) => {
+                let n = c.visits();
+                let vl = c.in_flight();
+                let q = match c.proof() {
+                    None if n + vl == 0 => fpu,
+                    None => {
+                        let (w, d) = c.sums();
+                        (w + dw * d) / (n as f32 + params.virtual_loss * vl as f32)
+                    }
+                    // The opponent is lost there: nothing beats it (the node's own proof follows).
+                    Some(Proof::Loss(_)) => return Some(i),
+                    // Lost for us: only if nothing else is left, then the longest.
+                    Some(Proof::Win(plies)) => {
+                        let score = -10.0 + plies as f32 * 1e-3;
+                        if best.is_none_or(|(_, b)| score > b) {
+                            best = Some((i, score));
+                        }
+                        continue;
+                    }
+                    Some(Proof::Draw) => dw,
+                };
+                q + explore * prior / (1.0 + (n + vl) as f32)
+            }
         };
-        let score = q + params.exploration * prior * sqrt_n / (1.0 + n as f32);
         if best.is_none_or(|(_, b)| score > b) {
             best = Some((i, score));
         }
@@ -388,4 +395,88 @@ pub(crate) fn update_proof(node: &Node) -> bool {
         None => Proof::Loss(slowest_loss),
     };
     node.set_proof(proof)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded(n: usize) -> Node {
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges: Vec<Edge> = (0..n).map(|i| Edge::new(i, 1.0 / n as f32)).collect();
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        node
+    }
+
+    fn child(node: &Node, i: usize) -> &Node {
+        node.edges()[i].child_or_create(|| true).unwrap()
+    }
+
+    #[test]
+    fn a_lost_child_proves_a_win_and_all_won_children_a_loss() {
+        let node = expanded(3);
+        assert!(!update_proof(&node));
+        child(&node, 0).set_proof(Proof::Win(4));
+        child(&node, 1).set_proof(Proof::Loss(6));
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Win(7)));
+
+        let node = expanded(2);
+        child(&node, 0).set_proof(Proof::Win(2));
+        assert!(!update_proof(&node), "one child still open");
+        child(&node, 1).set_proof(Proof::Win(8));
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Loss(9)), "the longest resistance");
+
+        let node = expanded(2);
+        child(&node, 0).set_proof(Proof::Win(2));
+        child(&node, 1).set_proof(Proof::Draw);
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Draw));
+    }
+
+    #[test]
+    fn selection_prefers_prior_then_value_and_skips_lost_moves() {
+        let params = MctsParams::default();
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges = vec![Edge::new(0, 0.1), Edge::new(1, 0.6), Edge::new(2, 0.3)];
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        assert_eq!(select(&node, &params, &[], false), Some(1));
+        assert_eq!(
+            select(&node, &params, &[], true),
+            None,
+            "no child exists yet"
+        );
+        // The favourite turns out lost for us: the next best prior is tried.
+        child(&node, 1).set_proof(Proof::Win(3));
+        assert_eq!(select(&node, &params, &[], false), Some(2));
+        // A child lost for the opponent is taken at once.
+        child(&node, 0).set_proof(Proof::Loss(2));
+        assert_eq!(select(&node, &params, &[], false), Some(0));
+    }
+
+    #[test]
+    fn virtual_loss_steers_threads_apart() {
+        let params = MctsParams::default();
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges = vec![Edge::new(0, 0.5), Edge::new(1, 0.5)];
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        for i in 0..2 {
+            let c = child(&node, i);
+            for _ in 0..10 {
+                node.add_in_flight();
+                node.record(Wdl::new(0.5, 0.0, 0.5));
+                c.add_in_flight();
+                c.record(Wdl::new(0.5, 0.0, 0.5));
+            }
+        }
+        let first = select(&node, &params, &[], false).unwrap();
+        // A playout in flight through `first` makes the other edge the better pick.
+        child(&node, first).add_in_flight();
+        node.add_in_flight();
+        assert_eq!(select(&node, &params, &[], false), Some(1 - first));
+    }
 }

@@ -1,6 +1,7 @@
 //! The slot where a tactical checker (the threat-space solver of `src/solver/`) plugs into the
-//! tree search: before a new position is evaluated, the check may prove it won or lost, and
-//! the proof then propagates up the tree like any terminal result.
+//! tree search: before a new position below the root is evaluated, the check may prove it won
+//! or lost, and the proof then propagates up the tree like any terminal result (the root itself
+//! is proven through its children, so that the search knows the move that wins).
 use super::node::Proof;
 use crate::game::Board;
 

@@ -72,7 +72,7 @@ impl Tree {
     pub fn advance(&mut self, board: &Board, exclude: Vec<usize>) -> bool {
         let kept = self.try_advance(board, &exclude);
         if !kept {
-            self.root = Box::new(Node::new());
+            *self.root = Node::new();
         }
         self.board = board.clone();
         self.exclude = exclude;
