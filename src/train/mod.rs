@@ -6,13 +6,19 @@
 //! - [`playout`]: one game between thinkers, recorded with the search's move distribution.
 //! - [`policy_player`]: a one-ply "policy argmax" thinker over a network.
 //! - [`board_view`]: the engine's board as the network's feature source.
+//! - [`dataset`]: training samples from records, batches with symmetries and padding.
+//! - [`optim`]: Adam / SGD whose state can be checkpointed.
+//! - [`trainer`]: the training loop, checkpoints and resume.
 pub mod board_view;
+pub mod dataset;
 mod error;
 pub mod openings;
+pub mod optim;
 pub mod playout;
 pub mod policy_player;
 pub mod records;
 pub mod selfplay;
+pub mod trainer;
 
 pub use board_view::BoardView;
 pub use error::TrainError;
@@ -21,3 +27,4 @@ pub use playout::{play_game, PlayOptions, Seats};
 pub use policy_player::PolicyPlayer;
 pub use records::{GameRecord, GameResult, PositionRecord, ShardWriter};
 pub use selfplay::{run_selfplay, SelfplayConfig, SelfplayReport, ThinkerFactory, Variant};
+pub use trainer::{train, TrainConfig, TrainReport};
