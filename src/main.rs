@@ -19,6 +19,14 @@ struct Cli {
 enum Cmd {
     /// Speak the protocol on stdin/stdout (the default).
     Engine,
+    /// Self-play games into shard files (training data).
+    Selfplay(hoshi::train::cli::SelfplayArgs),
+    /// Train a network from self-play shards.
+    Train(hoshi::train::cli::TrainArgs),
+    /// Play two players against each other; prints W/D/L and the Elo difference.
+    Match(hoshi::train::cli::MatchArgs),
+    /// Copy a training checkpoint's network into networks/.
+    Promote(hoshi::train::cli::PromoteArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,5 +54,9 @@ fn main() -> ExitCode {
                 hoshi::engine::run(config, input, hoshi::protocol::Output::stdout(), thinker);
             ExitCode::from(code as u8)
         }
+        Cmd::Selfplay(args) => hoshi::train::cli::selfplay(args, &mut std::io::stdout()),
+        Cmd::Train(args) => hoshi::train::cli::train(args, &mut std::io::stdout()),
+        Cmd::Match(args) => hoshi::train::cli::match_players(args, &mut std::io::stdout()),
+        Cmd::Promote(args) => hoshi::train::cli::promote(args, &mut std::io::stdout()),
     }
 }

@@ -9,7 +9,11 @@
 //! - [`dataset`]: training samples from records, batches with symmetries and padding.
 //! - [`optim`]: Adam / SGD whose state can be checkpointed.
 //! - [`trainer`]: the training loop, checkpoints and resume.
+//! - [`arena`]: matches between two thinkers, with the Elo difference and its error bar.
+//! - [`cli`]: the `selfplay`, `train`, `match` and `promote` subcommands.
+pub mod arena;
 pub mod board_view;
+pub mod cli;
 pub mod dataset;
 mod error;
 pub mod openings;
@@ -20,6 +24,7 @@ pub mod records;
 pub mod selfplay;
 pub mod trainer;
 
+pub use arena::{play_match, MatchConfig, MatchResult};
 pub use board_view::BoardView;
 pub use error::TrainError;
 pub use openings::{random_opening, OpeningConfig};

@@ -78,7 +78,7 @@ impl PlayOptions {
                 "each move needs a limit: a movetime above 0 or a node count".into(),
             ));
         }
-        if !(self.temperature >= 0.0) {
+        if self.temperature.is_nan() || self.temperature < 0.0 {
             return Err(TrainError::Config(format!(
                 "temperature {} (expected 0 or more)",
                 self.temperature

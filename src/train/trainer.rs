@@ -197,7 +197,7 @@ fn validate(config: &TrainConfig) -> Result<(), TrainError> {
     if config.checkpoint_every == 0 || config.log_every == 0 {
         return bad("checkpoint and log intervals must be at least 1 step");
     }
-    if !(config.optimizer.lr > 0.0) {
+    if config.optimizer.lr.is_nan() || config.optimizer.lr <= 0.0 {
         return bad("the learning rate must be above 0");
     }
     config.arch.validate()?;
@@ -321,7 +321,7 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
         window.0 += policy_loss.double_value(&[]);
         window.1 += value_loss.double_value(&[]);
         window.2 += 1;
-        if report.step % config.log_every == 0 || report.step == config.steps {
+        if report.step.is_multiple_of(config.log_every) || report.step == config.steps {
             let n = window.2 as f64;
             report.policy_loss = window.0 / n;
             report.value_loss = window.1 / n;
@@ -336,7 +336,7 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
             );
             window = (0.0, 0.0, 0, Instant::now());
         }
-        if report.step % config.checkpoint_every == 0 {
+        if report.step.is_multiple_of(config.checkpoint_every) {
             report.checkpoint = Some(save_checkpoint(config, &set, &mut net, &opt, &report)?);
             saved_step = report.step;
         }
