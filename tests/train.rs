@@ -101,6 +101,8 @@ fn selfplay_writes_a_readable_shard_of_legal_games() {
 
 #[test]
 fn training_runs_checkpoints_and_resumes_exactly() {
+    // One libtorch thread: on a busy machine more threads spin and run several times slower.
+    tch::set_num_threads(1);
     let dir = temp_dir("trainer");
     let data = dir.join("data");
     tiny_selfplay(&data);
@@ -176,6 +178,7 @@ fn elo_formula_on_known_scores() {
 
 #[test]
 fn a_two_game_match_runs_with_colours_swapped() {
+    tch::set_num_threads(1);
     let mut a = ClassicalPlayer;
     let mut b = PolicyPlayer::new(
         Network::random(Arch::new(1, 8), 2, Device::Cpu).unwrap(),
@@ -235,9 +238,13 @@ fn the_subcommands_drive_the_whole_pipeline() {
         "--movetime",
         "10",
     ];
-    let (ok, _, err) = hoshi(&selfplay);
+    let (ok, out, err) = hoshi(&selfplay);
     assert!(ok, "{err}");
     assert!(err.contains("positions/s") && err.contains("ETA"), "{err}");
+    assert!(
+        out.contains("selfplay cli: 2 games played (0 already there)"),
+        "{out}"
+    );
     // A restart with the same total has nothing left to play.
     let (ok, _, err) = hoshi(&selfplay);
     assert!(ok && err.contains("nothing to do"), "{err}");

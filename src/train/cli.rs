@@ -303,7 +303,7 @@ pub fn thinker_from_spec(
     ))
 }
 
-fn run_selfplay_command(args: &SelfplayArgs, _out: &mut dyn Write) -> Result<(), TrainError> {
+fn run_selfplay_command(args: &SelfplayArgs, out: &mut dyn Write) -> Result<(), TrainError> {
     set_torch_threads(args.game.torch_threads);
     let config = SelfplayConfig {
         out_dir: args.out.clone(),
@@ -330,15 +330,14 @@ fn run_selfplay_command(args: &SelfplayArgs, _out: &mut dyn Write) -> Result<(),
     let factory =
         |c: &SelfplayConfig, seed: u64| thinker_from_spec(&spec, dev, c.exploration_noise, seed);
     let report = run_selfplay(&config, &factory, &AtomicBool::new(false))?;
-    log::info!(
-        "selfplay {}: {} games played ({} before), {} positions; black/white/draw {:?}",
-        config.worker,
-        report.games_played,
-        report.games_before,
-        report.positions,
-        report.results
-    );
-    Ok(())
+    let [black, white, draws] = report.results;
+    writeln!(
+        out,
+        "selfplay {}: {} games played ({} already there), {} positions; black won {black}, \
+         white won {white}, drawn {draws}",
+        config.worker, report.games_played, report.games_before, report.positions,
+    )
+    .map_err(TrainError::io("stdout"))
 }
 
 fn run_train_command(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {

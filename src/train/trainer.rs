@@ -444,6 +444,8 @@ pub fn evaluate_losses(net: &Network, set: &TrainingSet, size: usize, seed: u64)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Point, Rule};
+    use crate::train::records::{GameRecord, GameResult, PositionRecord, ShardWriter};
 
     #[test]
     fn checkpoint_paths_accept_any_spelling() {
@@ -503,5 +505,102 @@ mod tests {
     fn step_seeds_differ() {
         assert_ne!(step_seed(1, 0), step_seed(1, 1));
         assert_ne!(step_seed(1, 0), step_seed(2, 0));
+    }
+
+    /// A few games whose searched moves and results a net can memorise.
+    fn memorable_games() -> Vec<GameRecord> {
+        let (w, h) = (7, 7);
+        (0..4u8)
+            .map(|g| {
+                let positions = (0..7u8)
+                    .map(|i| {
+                        let mv = Point::new((i + g) % 7, (i * 3 + g) % 7);
+                        PositionRecord {
+                            mv,
+                            policy: if i == 0 { Vec::new() } else { vec![(mv, 1.0)] },
+                        }
+                    })
+                    .collect();
+                GameRecord {
+                    rule: Rule::Freestyle,
+                    width: w,
+                    height: h,
+                    result: if g % 2 == 0 {
+                        GameResult::BlackWin
+                    } else {
+                        GameResult::WhiteWin
+                    },
+                    positions,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn training_lowers_the_loss_on_its_own_data() {
+        // One libtorch thread: on a busy machine more threads spin and run several times slower.
+        tch::set_num_threads(1);
+        let dir = std::env::temp_dir().join(format!("hoshi-train-fit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let data = dir.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        let games = memorable_games();
+        let mut writer = ShardWriter::create_next(&data, "fit").unwrap();
+        for g in &games {
+            writer.append(g).unwrap();
+        }
+        let set = TrainingSet::new(games);
+        let start = Network::random(Arch::new(1, 16), 4, Device::Cpu).unwrap();
+        let before = evaluate_losses(&start, &set, 64, 9);
+        for kind in [OptimizerKind::Adam, OptimizerKind::Sgd] {
+            let config = |steps| TrainConfig {
+                data_dir: data.clone(),
+                out_dir: dir.join(kind.name()),
+                steps,
+                batch: 32,
+                arch: Arch::new(1, 16),
+                seed: 4,
+                resume: true,
+                optimizer: OptimizerSettings {
+                    kind,
+                    lr: if kind == OptimizerKind::Adam {
+                        1e-2
+                    } else {
+                        2e-2
+                    },
+                    weight_decay: 1e-4,
+                    momentum: 0.9,
+                },
+                checkpoint_every: 1000,
+                log_every: 10,
+                ..TrainConfig::default()
+            };
+            // Mean training losses over steps 1-10, then (resumed) over steps 51-60.
+            let early = train(&config(10), &AtomicBool::new(false)).unwrap();
+            let late = train(&config(60), &AtomicBool::new(false)).unwrap();
+            assert_eq!((late.start_step, late.step), (10, 60));
+            assert!(
+                late.policy_loss < 0.7 * early.policy_loss && late.value_loss < early.value_loss,
+                "{kind:?}: policy {:.3} -> {:.3}, value {:.3} -> {:.3}",
+                early.policy_loss,
+                late.policy_loss,
+                early.value_loss,
+                late.value_loss
+            );
+            if kind == OptimizerKind::Adam {
+                // The inference net (batch-norm running statistics) learnt it too.
+                let trained = Network::load(late.checkpoint.unwrap(), Device::Cpu).unwrap();
+                let after = evaluate_losses(&trained, &set, 64, 9);
+                assert!(
+                    after.0 < 0.7 * before.0 && after.1 < before.1,
+                    "inference: policy {:.3} -> {:.3}, value {:.3} -> {:.3}",
+                    before.0,
+                    after.0,
+                    before.1,
+                    after.1
+                );
+            }
+        }
+        std::fs::remove_dir_all(dir).ok();
     }
 }
