@@ -28,6 +28,14 @@ enum Cmd {
         #[arg(long, default_value_t = 15)]
         size: usize,
     },
+    /// Self-play games into shard files (training data).
+    Selfplay(hoshi::train::cli::SelfplayArgs),
+    /// Train a network from self-play shards.
+    Train(hoshi::train::cli::TrainArgs),
+    /// Play two players against each other; prints W/D/L and the Elo difference.
+    Match(hoshi::train::cli::MatchArgs),
+    /// Copy a training checkpoint's network into networks/.
+    Promote(hoshi::train::cli::PromoteArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,5 +73,9 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Cmd::Selfplay(args) => hoshi::train::cli::selfplay(args, &mut std::io::stdout()),
+        Cmd::Train(args) => hoshi::train::cli::train(args, &mut std::io::stdout()),
+        Cmd::Match(args) => hoshi::train::cli::match_players(args, &mut std::io::stdout()),
+        Cmd::Promote(args) => hoshi::train::cli::promote(args, &mut std::io::stdout()),
     }
 }

@@ -1,0 +1,283 @@
+//! Training samples from game records, and batches of them as tensors.
+//!
+//! A sample is one searched position of a game (one with a policy target). A batch draws
+//! samples uniformly, shows each under a random board symmetry (8 on a square board, 4 on a
+//! rectangle), and pads every board to the largest width and height in the batch: the padding
+//! is 0 in every plane, the on-board mask plane included, so the net ignores it (see
+//! [`crate::nn::features`]), and the policy target is 0 there.
+use rand::Rng;
+use tch::{Kind, Tensor};
+
+use crate::game::{Board, Point};
+use crate::nn::features::encoded_len;
+use crate::nn::{encode_into, Symmetry, INPUT_PLANES};
+
+use super::board_view::BoardView;
+use super::records::GameRecord;
+
+/// One batch, on the CPU.
+#[derive(Debug)]
+pub struct Batch {
+    /// `[B, INPUT_PLANES, H, W]` f32.
+    pub inputs: Tensor,
+    /// `[B, H * W]` f32; each row sums to 1.
+    pub policy: Tensor,
+    /// `[B]` i64: 0 win, 1 draw, 2 loss for the side to move.
+    pub wdl: Tensor,
+    /// The padded width and height.
+    pub width: usize,
+    pub height: usize,
+}
+
+/// The searched positions of a set of games.
+pub struct TrainingSet {
+    games: Vec<GameRecord>,
+    /// `(game, ply)` of every sample.
+    samples: Vec<(u32, u32)>,
+}
+
+impl TrainingSet {
+    /// Indexes the games' samples. Games whose moves cannot be replayed (off the board, on a
+    /// stone) are dropped with a warning, as are policy entries on points that are not empty.
+    pub fn new(games: Vec<GameRecord>) -> TrainingSet {
+        let mut kept = Vec::with_capacity(games.len());
+        let mut samples = Vec::new();
+        let mut dropped = 0;
+        for mut game in games {
+            if !clean_game(&mut game) {
+                dropped += 1;
+                continue;
+            }
+            let g = kept.len() as u32;
+            for (ply, pos) in game.positions.iter().enumerate() {
+                if !pos.policy.is_empty() {
+                    samples.push((g, ply as u32));
+                }
+            }
+            kept.push(game);
+        }
+        if dropped > 0 {
+            log::warn!("dropped {dropped} games whose moves do not replay");
+        }
+        TrainingSet {
+            games: kept,
+            samples,
+        }
+    }
+
+    pub fn games(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Number of samples (searched positions).
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// `size` samples drawn uniformly (with replacement), each under a random symmetry when
+    /// `augment` is set. Panics on an empty set.
+    pub fn batch<R: Rng>(&self, size: usize, augment: bool, rng: &mut R) -> Batch {
+        assert!(!self.is_empty(), "no samples to draw from");
+        let picks: Vec<(u32, u32)> = (0..size)
+            .map(|_| self.samples[rng.gen_range(0..self.samples.len())])
+            .collect();
+        let width = picks
+            .iter()
+            .map(|&(g, _)| self.games[g as usize].width)
+            .max()
+            .unwrap_or(1);
+        let height = picks
+            .iter()
+            .map(|&(g, _)| self.games[g as usize].height)
+            .max()
+            .unwrap_or(1);
+        let plane_len = encoded_len(width, height);
+        let area = width * height;
+        let mut inputs = vec![0.0f32; size * plane_len];
+        let mut policy = vec![0.0f32; size * area];
+        let mut wdl = Vec::with_capacity(size);
+        for (i, &(g, ply)) in picks.iter().enumerate() {
+            let game = &self.games[g as usize];
+            let (w, h) = (game.width, game.height);
+            let sym = if augment {
+                Symmetry::pick(w, h, rng.gen())
+            } else {
+                Symmetry::IDENTITY
+            };
+            let board = position(game, ply as usize);
+            encode_into(
+                &BoardView(&board),
+                sym,
+                width,
+                height,
+                &mut inputs[i * plane_len..(i + 1) * plane_len],
+            );
+            let row = &mut policy[i * area..(i + 1) * area];
+            for &(p, f) in &game.positions[ply as usize].policy {
+                let (x, y) = sym.apply(p.x as usize, p.y as usize, w, h);
+                row[y * width + x] += f;
+            }
+            let total: f32 = row.iter().sum();
+            row.iter_mut().for_each(|v| *v /= total);
+            wdl.push(game.result.wdl_index(board.side_to_move()) as i64);
+        }
+        let (b, w, h) = (size as i64, width as i64, height as i64);
+        Batch {
+            inputs: Tensor::from_slice(&inputs).view([b, INPUT_PLANES as i64, h, w]),
+            policy: Tensor::from_slice(&policy).view([b, h * w]),
+            wdl: Tensor::from_slice(&wdl).to_kind(Kind::Int64),
+            width,
+            height,
+        }
+    }
+}
+
+/// The board before move `ply` of `game` (the game was checked by [`clean_game`]).
+fn position(game: &GameRecord, ply: usize) -> Board {
+    let mut board =
+        Board::new(game.width, game.height, game.rule).expect("sizes checked on reading");
+    for pos in &game.positions[..ply] {
+        board.play_unchecked(board.index(pos.mv));
+    }
+    board
+}
+
+/// Checks that every move lands on an empty point and removes policy entries that do not; a
+/// position left without entries stops being a sample. False when the game cannot be replayed.
+fn clean_game(game: &mut GameRecord) -> bool {
+    let Ok(mut board) = Board::new(game.width, game.height, game.rule) else {
+        return false;
+    };
+    let on_board = |p: Point| (p.x as usize) < game.width && (p.y as usize) < game.height;
+    for pos in &mut game.positions {
+        if !on_board(pos.mv) || !board.is_empty(pos.mv) {
+            return false;
+        }
+        pos.policy
+            .retain(|&(p, f)| on_board(p) && board.is_empty(p) && f > 0.0 && f.is_finite());
+        board.play_unchecked(board.index(pos.mv));
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rule;
+    use crate::nn::features::plane;
+    use crate::train::records::{GameResult, PositionRecord};
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+
+    fn game(w: usize, h: usize, result: GameResult) -> GameRecord {
+        let mv = |x, y| Point::new(x, y);
+        let searched = |m: Point, target: Point| PositionRecord {
+            mv: m,
+            policy: vec![(target, 1.0)],
+        };
+        GameRecord {
+            rule: Rule::Standard,
+            width: w,
+            height: h,
+            result,
+            positions: vec![
+                PositionRecord {
+                    mv: mv(2, 2),
+                    policy: Vec::new(),
+                },
+                // White to move; the search liked (1, 0).
+                searched(mv(3, 3), mv(1, 0)),
+                // Black to move; liked (4, 1).
+                searched(mv(4, 1), mv(4, 1)),
+            ],
+        }
+    }
+
+    #[test]
+    fn samples_are_the_searched_positions() {
+        let set = TrainingSet::new(vec![game(7, 7, GameResult::BlackWin); 3]);
+        assert_eq!((set.games(), set.len()), (3, 6));
+        let mut bad = game(7, 7, GameResult::Draw);
+        bad.positions[2].mv = Point::new(2, 2); // on a stone
+        let mut stale = game(7, 7, GameResult::Draw);
+        stale.positions[2].policy = vec![(Point::new(3, 3), 1.0)]; // target on a stone
+        let set = TrainingSet::new(vec![bad, stale]);
+        assert_eq!((set.games(), set.len()), (1, 1));
+    }
+
+    #[test]
+    fn targets_follow_the_side_to_move_and_the_symmetry() {
+        let set = TrainingSet::new(vec![game(7, 7, GameResult::BlackWin)]);
+        let mut rng = StdRng::seed_from_u64(3);
+        for _ in 0..20 {
+            let b = set.batch(4, true, &mut rng);
+            assert_eq!(b.inputs.size(), vec![4, INPUT_PLANES as i64, 7, 7]);
+            let inputs = Vec::<f32>::try_from(b.inputs.view([-1])).unwrap();
+            let policy = Vec::<f32>::try_from(b.policy.view([-1])).unwrap();
+            let wdl = Vec::<i64>::try_from(b.wdl.view([-1])).unwrap();
+            for i in 0..4 {
+                let planes = &inputs[i * 16 * 49..(i + 1) * 16 * 49];
+                let black_to_move = planes[plane::BLACK_TO_MOVE * 49] == 1.0;
+                // Black won: a win for black to move, a loss for white to move.
+                assert_eq!(wdl[i], if black_to_move { 0 } else { 2 });
+                let row = &policy[i * 49..(i + 1) * 49];
+                assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+                let target = row.iter().position(|&v| v == 1.0).unwrap();
+                // The target sits on an empty point of the transformed board.
+                assert_eq!(planes[plane::OWN_STONES * 49 + target], 0.0);
+                assert_eq!(planes[plane::OPPONENT_STONES * 49 + target], 0.0);
+                assert_eq!(planes[plane::ON_BOARD * 49 + target], 1.0);
+                let stones: f32 = planes[..2 * 49].iter().sum();
+                assert_eq!(stones, if black_to_move { 2.0 } else { 1.0 });
+            }
+        }
+        // Without augmentation the target is where the record says.
+        let b = set.batch(8, false, &mut rng);
+        let policy = Vec::<f32>::try_from(b.policy.view([-1])).unwrap();
+        for i in 0..8 {
+            let target = policy[i * 49..(i + 1) * 49]
+                .iter()
+                .position(|&v| v == 1.0)
+                .unwrap();
+            assert!(target == 7 + 4 || target == 1, "{target}");
+        }
+    }
+
+    #[test]
+    fn mixed_sizes_are_padded_to_the_largest() {
+        let set = TrainingSet::new(vec![
+            game(7, 9, GameResult::Draw),
+            game(12, 6, GameResult::WhiteWin),
+        ]);
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut saw_both = false;
+        for _ in 0..10 {
+            let b = set.batch(8, true, &mut rng);
+            let inputs = Vec::<f32>::try_from(b.inputs.view([-1])).unwrap();
+            let policy = Vec::<f32>::try_from(b.policy.view([-1])).unwrap();
+            let (w, h) = (b.width, b.height);
+            let area = w * h;
+            let mut sizes = std::collections::HashSet::new();
+            for i in 0..8 {
+                let mask = &inputs[i * 16 * area + plane::ON_BOARD * area..][..area];
+                let on: usize = mask.iter().filter(|&&v| v == 1.0).count();
+                sizes.insert(on);
+                for (at, &p) in policy[i * area..(i + 1) * area].iter().enumerate() {
+                    assert!(p == 0.0 || mask[at] == 1.0, "policy mass in the padding");
+                }
+                // The board sits in the top-left corner.
+                assert_eq!(mask[0], 1.0);
+            }
+            assert!(sizes.iter().all(|&s| s == 63 || s == 72));
+            if sizes.len() == 2 {
+                assert_eq!((w, h), (12, 9));
+                saw_both = true;
+            }
+        }
+        assert!(saw_both);
+    }
+}

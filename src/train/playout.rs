@@ -1,0 +1,381 @@
+//! One game between thinkers (or one thinker against itself) from a given opening, recorded
+//! move by move with the search's move distribution as the policy target.
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand::Rng;
+
+use crate::game::{Board, Color, MoveOutcome, Point};
+use crate::search::{Limits, ThinkRequest, ThinkResult, Thinker};
+
+use super::error::TrainError;
+use super::records::{GameRecord, GameResult, PositionRecord};
+
+/// Who plays.
+pub enum Seats<'a> {
+    /// One thinker plays both colours (self-play).
+    SelfPlay(&'a mut dyn Thinker),
+    Match {
+        black: &'a mut dyn Thinker,
+        white: &'a mut dyn Thinker,
+    },
+}
+
+impl Seats<'_> {
+    fn for_color(&mut self, color: Color) -> &mut dyn Thinker {
+        match self {
+            Seats::SelfPlay(t) => &mut **t,
+            Seats::Match { black, .. } if color == Color::Black => &mut **black,
+            Seats::Match { white, .. } => &mut **white,
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Seats::SelfPlay(t) => t.clear(),
+            Seats::Match { black, white } => {
+                black.clear();
+                white.clear();
+            }
+        }
+    }
+}
+
+/// How each move is searched and chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayOptions {
+    /// Time per move in milliseconds (0: no time limit; then `max_nodes` must be set).
+    pub movetime_ms: u64,
+    /// Node (playout) limit per move.
+    pub max_nodes: Option<u64>,
+    /// Search threads per move.
+    pub threads: usize,
+    /// The first this many searched moves are sampled from the ranked moves; later ones are the
+    /// search's best move.
+    pub temperature_moves: usize,
+    /// Sampling weight of a ranked move is `score^(1 / temperature)` (0 = always the best).
+    pub temperature: f32,
+    /// Declare a draw after this many stones (None: play until the board is full).
+    pub max_moves: Option<usize>,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            movetime_ms: 100,
+            max_nodes: None,
+            threads: 1,
+            temperature_moves: 0,
+            temperature: 1.0,
+            max_moves: None,
+        }
+    }
+}
+
+impl PlayOptions {
+    pub fn validate(&self) -> Result<(), TrainError> {
+        if self.movetime_ms == 0 && self.max_nodes.is_none() {
+            return Err(TrainError::Config(
+                "each move needs a limit: a movetime above 0 or a node count".into(),
+            ));
+        }
+        if self.temperature.is_nan() || self.temperature < 0.0 {
+            return Err(TrainError::Config(format!(
+                "temperature {} (expected 0 or more)",
+                self.temperature
+            )));
+        }
+        Ok(())
+    }
+
+    fn limits(&self) -> Limits {
+        let mut limits = if self.movetime_ms > 0 {
+            Limits::movetime(self.movetime_ms, self.threads.max(1))
+        } else {
+            Limits::infinite(self.threads.max(1))
+        };
+        limits.max_nodes = self.max_nodes;
+        limits
+    }
+}
+
+/// The policy target of a search: its ranked moves' scores, normalised. A search that ranks
+/// nothing (or gives every move 0) teaches its best move alone.
+pub fn policy_target(result: &ThinkResult) -> Vec<(Point, f32)> {
+    let total: f32 = result.ranked.iter().map(|m| m.1.max(0.0)).sum();
+    if total > 0.0 && total.is_finite() {
+        result
+            .ranked
+            .iter()
+            .filter(|m| m.1 > 0.0)
+            .map(|&(p, s)| (p, s / total))
+            .collect()
+    } else {
+        result.best.map(|p| vec![(p, 1.0)]).unwrap_or_default()
+    }
+}
+
+/// Whether the side to move may play `p` (on the board, empty, not forbidden for black).
+fn is_legal(board: &Board, p: Point) -> bool {
+    (p.x as usize) < board.width()
+        && (p.y as usize) < board.height()
+        && board.is_empty(p)
+        && !(board.side_to_move() == Color::Black && board.is_forbidden(p))
+}
+
+/// The move to play: while sampling, a ranked move drawn with weight `score^(1/T)`; otherwise
+/// (or when sampling has nothing to draw from) the search's best move.
+pub fn choose_move<R: Rng>(
+    board: &Board,
+    result: &ThinkResult,
+    temperature: Option<f32>,
+    rng: &mut R,
+) -> Option<Point> {
+    if let Some(t) = temperature.filter(|&t| t > 0.0) {
+        let weights: Vec<(Point, f64)> = result
+            .ranked
+            .iter()
+            .filter(|m| m.1 > 0.0 && is_legal(board, m.0))
+            .map(|&(p, s)| (p, (s as f64).powf(1.0 / t as f64)))
+            .filter(|w| w.1.is_finite() && w.1 > 0.0)
+            .collect();
+        let total: f64 = weights.iter().map(|w| w.1).sum();
+        if total > 0.0 {
+            let mut x = rng.gen::<f64>() * total;
+            for &(p, w) in &weights {
+                if x < w {
+                    return Some(p);
+                }
+                x -= w;
+            }
+            return weights.last().map(|w| w.0);
+        }
+    }
+    result.best
+}
+
+/// Plays from `start` (its history is the opening, recorded without policy targets) to the end.
+/// Returns `None` when `stop` was raised before the game ended (the game is abandoned).
+pub fn play_game<R: Rng>(
+    start: Board,
+    mut seats: Seats<'_>,
+    options: &PlayOptions,
+    rng: &mut R,
+    stop: &AtomicBool,
+) -> Result<Option<GameRecord>, TrainError> {
+    options.validate()?;
+    seats.clear();
+    let mut positions: Vec<PositionRecord> = start
+        .history()
+        .iter()
+        .map(|&mv| PositionRecord {
+            mv,
+            policy: Vec::new(),
+        })
+        .collect();
+    let mut board = start;
+    let mut searched = 0;
+    let result = loop {
+        if board.is_full() || options.max_moves.is_some_and(|m| board.stone_count() >= m) {
+            break GameResult::Draw;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let me = board.side_to_move();
+        let thinker = seats.for_color(me);
+        let request = ThinkRequest {
+            board: board.clone(),
+            blocked: Vec::new(),
+            limits: options.limits(),
+        };
+        let answer = thinker.think(&request, stop);
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let temperature = (searched < options.temperature_moves).then_some(options.temperature);
+        let Some(mv) = choose_move(&board, &answer, temperature, rng) else {
+            // No legal move left (renju: every empty point forbidden for black).
+            break GameResult::Draw;
+        };
+        if (mv.x as usize) >= board.width() || (mv.y as usize) >= board.height() {
+            return Err(TrainError::BadMove {
+                thinker: thinker.name().to_string(),
+                what: format!("{mv}, off the board"),
+            });
+        }
+        if !board.is_empty(mv) {
+            return Err(TrainError::BadMove {
+                thinker: thinker.name().to_string(),
+                what: format!("{mv}, an occupied point"),
+            });
+        }
+        positions.push(PositionRecord {
+            mv,
+            policy: policy_target(&answer),
+        });
+        searched += 1;
+        match board.play(mv)? {
+            MoveOutcome::Ongoing => {}
+            MoveOutcome::Win(color) => break GameResult::winner(color),
+            MoveOutcome::ForbiddenLoss => break GameResult::WhiteWin,
+            MoveOutcome::Draw => break GameResult::Draw,
+        }
+    };
+    Ok(Some(GameRecord {
+        rule: board.rule(),
+        width: board.width(),
+        height: board.height(),
+        result,
+        positions,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rule;
+    use crate::search::classical::ClassicalPlayer;
+    use crate::search::{Eval, SearchInfo};
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+    use std::time::Duration;
+
+    fn result_with(ranked: Vec<(Point, f32)>) -> ThinkResult {
+        ThinkResult {
+            best: ranked.first().map(|m| m.0),
+            info: SearchInfo {
+                depth_min: 1,
+                depth_max: 1,
+                eval: Eval::Draw,
+                nodes: 1,
+                elapsed: Duration::ZERO,
+                pv: Vec::new(),
+            },
+            ranked,
+        }
+    }
+
+    #[test]
+    fn policy_target_normalises_the_ranked_scores() {
+        let r = result_with(vec![(Point::new(1, 1), 0.6), (Point::new(2, 2), 0.2)]);
+        let t = policy_target(&r);
+        assert_eq!(t.len(), 2);
+        assert!((t[0].1 - 0.75).abs() < 1e-6 && (t[1].1 - 0.25).abs() < 1e-6);
+        let r = result_with(vec![(Point::new(3, 3), 0.0)]);
+        assert_eq!(policy_target(&r), vec![(Point::new(3, 3), 1.0)]);
+    }
+
+    #[test]
+    fn sampling_follows_the_weights_and_skips_illegal_moves() {
+        let board = Board::from_moves(9, 9, Rule::Freestyle, &[Point::new(0, 0)]).unwrap();
+        let r = result_with(vec![
+            (Point::new(1, 1), 0.75),
+            (Point::new(2, 2), 0.25),
+            (Point::new(0, 0), 0.9), // occupied: never sampled
+        ]);
+        let mut rng = StdRng::seed_from_u64(4);
+        let mut counts = [0usize; 2];
+        for _ in 0..4000 {
+            match choose_move(&board, &r, Some(1.0), &mut rng) {
+                Some(p) if p == Point::new(1, 1) => counts[0] += 1,
+                Some(p) if p == Point::new(2, 2) => counts[1] += 1,
+                other => panic!("sampled {other:?}"),
+            }
+        }
+        let share = counts[0] as f64 / 4000.0;
+        assert!((share - 0.75).abs() < 0.03, "share {share}");
+        // A low temperature sharpens towards the best; none means the best.
+        let mut sharp = 0;
+        for _ in 0..1000 {
+            if choose_move(&board, &r, Some(0.25), &mut rng) == Some(Point::new(1, 1)) {
+                sharp += 1;
+            }
+        }
+        assert!(sharp > 970, "{sharp}"); // 0.75^4 / (0.75^4 + 0.25^4) = 0.988
+        assert_eq!(choose_move(&board, &r, None, &mut rng), r.best);
+    }
+
+    #[test]
+    fn a_classical_self_play_game_ends_with_a_correct_result() {
+        let start =
+            Board::from_moves(9, 9, Rule::Standard, &[Point::new(4, 4), Point::new(4, 5)]).unwrap();
+        let mut player = ClassicalPlayer;
+        let options = PlayOptions {
+            movetime_ms: 50,
+            ..PlayOptions::default()
+        };
+        let stop = AtomicBool::new(false);
+        let mut rng = StdRng::seed_from_u64(1);
+        let record = play_game(
+            start,
+            Seats::SelfPlay(&mut player),
+            &options,
+            &mut rng,
+            &stop,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(record.positions[..2].iter().all(|p| p.policy.is_empty()));
+        assert!(record.positions[2..].iter().all(|p| !p.policy.is_empty()));
+        // Replaying the moves reproduces the result.
+        let moves: Vec<Point> = record.moves().collect();
+        let last = *moves.last().unwrap();
+        let before = Board::from_moves(9, 9, Rule::Standard, &moves[..moves.len() - 1]).unwrap();
+        let outcome = before.outcome_of(last, before.side_to_move());
+        match record.result {
+            GameResult::Draw => assert!(matches!(outcome, MoveOutcome::Draw)),
+            r => assert_eq!(
+                outcome,
+                MoveOutcome::Win(if r == GameResult::BlackWin {
+                    Color::Black
+                } else {
+                    Color::White
+                })
+            ),
+        }
+
+        // A raised stop abandons the game.
+        stop.store(true, Ordering::Relaxed);
+        let start = Board::new(9, 9, Rule::Standard).unwrap();
+        let abandoned = play_game(
+            start,
+            Seats::SelfPlay(&mut player),
+            &options,
+            &mut rng,
+            &stop,
+        )
+        .unwrap();
+        assert!(abandoned.is_none());
+    }
+
+    #[test]
+    fn move_limit_declares_a_draw_and_options_need_a_limit() {
+        let mut a = ClassicalPlayer;
+        let mut b = ClassicalPlayer;
+        let options = PlayOptions {
+            movetime_ms: 20,
+            max_moves: Some(6),
+            ..PlayOptions::default()
+        };
+        let stop = AtomicBool::new(false);
+        let record = play_game(
+            Board::new(15, 15, Rule::Renju).unwrap(),
+            Seats::Match {
+                black: &mut a,
+                white: &mut b,
+            },
+            &options,
+            &mut StdRng::seed_from_u64(2),
+            &stop,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(record.positions.len(), 6);
+        assert_eq!(record.result, GameResult::Draw);
+        let no_limit = PlayOptions {
+            movetime_ms: 0,
+            ..PlayOptions::default()
+        };
+        assert!(no_limit.validate().is_err());
+    }
+}

@@ -1,0 +1,606 @@
+//! The trainer: learns a policy-value network from self-play shards.
+//!
+//! Loss per sample = policy cross-entropy against the visit fractions + `value_weight` x value
+//! cross-entropy against the game's W/D/L from the side to move's view. Samples are drawn
+//! uniformly from every searched position in `data_dir`, under random symmetries, with mixed
+//! board sizes padded per batch (see [`super::dataset`]).
+//!
+//! Reproducible: the initial weights come from `seed`, and the batch of step `n` from
+//! `(seed, n)` alone, so a run resumed from a checkpoint draws the same batches as one that was
+//! never interrupted.
+//!
+//! ## Checkpoints
+//! Every `checkpoint_every` steps (and at the end) the trainer writes into `out_dir`:
+//! - `ckpt-<step>.safetensors` + `ckpt-<step>.toml`: the network (an ordinary network file);
+//! - `ckpt-<step>.optim.safetensors`: the optimizer's moments;
+//! - `ckpt-<step>.train.toml`: step, seed, optimizer settings, data and last losses
+//!   ([`TrainState`]). It is written last, so a checkpoint without it is incomplete and ignored.
+//!
+//! `resume` continues from the newest complete checkpoint (and starts afresh when there is
+//! none); without it, an `out_dir` that already holds checkpoints is refused.
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+use tch::{Device, Kind, Tensor};
+
+use crate::nn::{Arch, Network};
+
+use super::dataset::TrainingSet;
+use super::error::TrainError;
+use super::optim::{Optimizer, OptimizerKind, OptimizerSettings};
+use super::records::read_dir;
+
+/// What a training run is asked to do.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub data_dir: PathBuf,
+    pub out_dir: PathBuf,
+    /// Train until this step (counting the steps of the run being resumed).
+    pub steps: u64,
+    pub batch: usize,
+    pub arch: Arch,
+    pub seed: u64,
+    pub resume: bool,
+    pub optimizer: OptimizerSettings,
+    pub checkpoint_every: u64,
+    /// Progress is logged every this many steps.
+    pub log_every: u64,
+    /// Random symmetries on the samples.
+    pub augment: bool,
+    pub value_weight: f64,
+    pub device: Device,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            data_dir: PathBuf::from("selfplay-data"),
+            out_dir: PathBuf::from("checkpoints"),
+            steps: 1000,
+            batch: 256,
+            arch: Arch::new(6, 64),
+            seed: 1,
+            resume: false,
+            optimizer: OptimizerSettings {
+                kind: OptimizerKind::Adam,
+                lr: 1e-3,
+                weight_decay: 1e-4,
+                momentum: 0.9,
+            },
+            checkpoint_every: 500,
+            log_every: 50,
+            augment: true,
+            value_weight: 1.0,
+            device: Device::Cpu,
+        }
+    }
+}
+
+/// The `ckpt-<step>.train.toml` sidecar.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainState {
+    pub step: u64,
+    pub seed: u64,
+    pub blocks: usize,
+    pub channels: usize,
+    pub optimizer: String,
+    pub lr: f64,
+    pub weight_decay: f64,
+    pub momentum: f64,
+    pub batch: usize,
+    pub value_weight: f64,
+    pub augment: bool,
+    pub data: String,
+    pub games: usize,
+    pub samples: usize,
+    /// Mean losses over the last logging window.
+    pub policy_loss: f64,
+    pub value_loss: f64,
+}
+
+/// A complete checkpoint on disk.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    /// `<dir>/ckpt-<step>`: the network path (see [`crate::nn::file::network_paths`]).
+    pub stem: PathBuf,
+    pub state: TrainState,
+}
+
+impl Checkpoint {
+    pub fn optimizer_path(&self) -> PathBuf {
+        with_suffix(&self.stem, ".optim.safetensors")
+    }
+}
+
+fn with_suffix(stem: &Path, suffix: &str) -> PathBuf {
+    let mut s = stem.as_os_str().to_os_string();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// `<dir>/ckpt-<step, 8 digits>`.
+pub fn checkpoint_stem(dir: &Path, step: u64) -> PathBuf {
+    dir.join(format!("ckpt-{step:08}"))
+}
+
+/// Reads the checkpoint a path names: the stem or any of its files.
+pub fn read_checkpoint(path: &Path) -> Result<Checkpoint, TrainError> {
+    let text = path.to_string_lossy();
+    let stem = [".train.toml", ".optim.safetensors", ".safetensors", ".toml"]
+        .iter()
+        .find_map(|s| text.strip_suffix(s))
+        .unwrap_or(&text);
+    let stem = PathBuf::from(stem);
+    let sidecar = with_suffix(&stem, ".train.toml");
+    let body = std::fs::read_to_string(&sidecar).map_err(TrainError::io(&sidecar))?;
+    let state: TrainState = toml::from_str(&body)
+        .map_err(|e| TrainError::Config(format!("checkpoint {}: {e}", sidecar.display())))?;
+    Ok(Checkpoint { stem, state })
+}
+
+/// The newest complete checkpoint in `dir`, if any.
+pub fn latest_checkpoint(dir: &Path) -> Result<Option<Checkpoint>, TrainError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(TrainError::io(dir)(e)),
+    };
+    let mut best: Option<(u64, PathBuf)> = None;
+    for entry in entries {
+        let name = entry.map_err(TrainError::io(dir))?.file_name();
+        let Some(step) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("ckpt-"))
+            .and_then(|n| n.strip_suffix(".train.toml"))
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|b| step > b.0) {
+            best = Some((step, dir.join(name)));
+        }
+    }
+    best.map(|(_, p)| read_checkpoint(&p)).transpose()
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    /// The step the run started from (0, or the resumed checkpoint's).
+    pub start_step: u64,
+    pub step: u64,
+    pub policy_loss: f64,
+    pub value_loss: f64,
+    /// Training positions per second over the run.
+    pub positions_per_second: f64,
+    /// The last checkpoint written (or resumed from, when no step was left).
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// The seed of step `step`'s batch.
+fn step_seed(seed: u64, step: u64) -> u64 {
+    let mut x = seed ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x7452_4149_4e21;
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+fn validate(config: &TrainConfig) -> Result<(), TrainError> {
+    let bad = |m: &str| Err(TrainError::Config(m.to_string()));
+    if config.batch == 0 {
+        return bad("batch size must be at least 1");
+    }
+    if config.checkpoint_every == 0 || config.log_every == 0 {
+        return bad("checkpoint and log intervals must be at least 1 step");
+    }
+    if config.optimizer.lr.is_nan() || config.optimizer.lr <= 0.0 {
+        return bad("the learning rate must be above 0");
+    }
+    config.arch.validate()?;
+    Ok(())
+}
+
+/// Where a run starts: a fresh network or a checkpoint, with its optimizer.
+fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBuf>), TrainError> {
+    let found = latest_checkpoint(&config.out_dir)?;
+    if let (false, Some(ckpt)) = (config.resume, &found) {
+        return Err(TrainError::Config(format!(
+            "{} already holds checkpoints (newest {}); use --resume or another --out",
+            config.out_dir.display(),
+            ckpt.stem.display()
+        )));
+    }
+    let fresh = |net: Network| {
+        let opt = Optimizer::new(net.var_store(), config.optimizer);
+        (net, opt)
+    };
+    let Some(ckpt) = found else {
+        let net = Network::random(config.arch, config.seed as i64, config.device)?;
+        let (net, opt) = fresh(f32_weights(net));
+        return Ok((net, opt, 0, None));
+    };
+    let s = &ckpt.state;
+    if Arch::new(s.blocks, s.channels) != config.arch {
+        return Err(TrainError::Config(format!(
+            "checkpoint {} is {} blocks x {} channels, asked for {} x {}",
+            ckpt.stem.display(),
+            s.blocks,
+            s.channels,
+            config.arch.blocks,
+            config.arch.channels
+        )));
+    }
+    if s.seed != config.seed {
+        return Err(TrainError::Config(format!(
+            "checkpoint {} was trained with seed {}, asked for {}",
+            ckpt.stem.display(),
+            s.seed,
+            config.seed
+        )));
+    }
+    if s.optimizer != config.optimizer.kind.name() {
+        return Err(TrainError::Config(format!(
+            "checkpoint {} used the {} optimizer, asked for {}",
+            ckpt.stem.display(),
+            s.optimizer,
+            config.optimizer.kind.name()
+        )));
+    }
+    let net = f32_weights(Network::load(&ckpt.stem, config.device)?);
+    let (net, mut opt) = fresh(net);
+    opt.load(&ckpt.optimizer_path(), s.step)?;
+    log::info!(
+        "train: resuming from {} (step {})",
+        ckpt.stem.display(),
+        s.step
+    );
+    Ok((net, opt, s.step, Some(ckpt.stem)))
+}
+
+/// Training runs in f32 whatever the device (a CUDA network loads in half precision).
+fn f32_weights(mut net: Network) -> Network {
+    if net.is_half() {
+        net.set_half(false);
+    }
+    net
+}
+
+/// Runs (or resumes) training until `config.steps` or until `stop` is raised; either way it ends
+/// with a checkpoint of the last step done.
+pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, TrainError> {
+    validate(config)?;
+    let set = TrainingSet::new(read_dir(&config.data_dir)?);
+    if set.is_empty() {
+        return Err(TrainError::Config(format!(
+            "no training positions in {}",
+            config.data_dir.display()
+        )));
+    }
+    log::info!(
+        "train: {} games, {} positions from {}",
+        set.games(),
+        set.len(),
+        config.data_dir.display()
+    );
+    std::fs::create_dir_all(&config.out_dir).map_err(TrainError::io(&config.out_dir))?;
+    let (mut net, mut opt, start_step, resumed) = start(config)?;
+    let mut report = TrainReport {
+        start_step,
+        step: start_step,
+        policy_loss: f64::NAN,
+        value_loss: f64::NAN,
+        positions_per_second: 0.0,
+        checkpoint: resumed,
+    };
+    let started = Instant::now();
+    let mut window = (0.0f64, 0.0f64, 0u64, Instant::now());
+    let mut saved_step = start_step;
+    while report.step < config.steps && !stop.load(Ordering::Relaxed) {
+        let mut rng = StdRng::seed_from_u64(step_seed(config.seed, report.step));
+        let batch = set.batch(config.batch, config.augment, &mut rng);
+        let (logits, wdl) = net.forward_t(&batch.inputs, true);
+        let device = net.device();
+        let policy_target = batch.policy.to_device(device);
+        let policy_loss = -(policy_target * logits.log_softmax(1, Kind::Float))
+            .sum_dim_intlist(1, false, Kind::Float)
+            .mean(Kind::Float);
+        let value_loss = -wdl
+            .log_softmax(1, Kind::Float)
+            .gather(1, &batch.wdl.to_device(device).view([-1, 1]), false)
+            .mean(Kind::Float);
+        let loss = &policy_loss + &value_loss * config.value_weight;
+        opt.zero_grad();
+        loss.backward();
+        opt.step();
+        report.step += 1;
+
+        window.0 += policy_loss.double_value(&[]);
+        window.1 += value_loss.double_value(&[]);
+        window.2 += 1;
+        if report.step.is_multiple_of(config.log_every) || report.step == config.steps {
+            let n = window.2 as f64;
+            report.policy_loss = window.0 / n;
+            report.value_loss = window.1 / n;
+            let rate = n * config.batch as f64 / window.3.elapsed().as_secs_f64().max(1e-9);
+            log::info!(
+                "train: step {} loss {:.4} (policy {:.4}, value {:.4}); {:.0} positions/s",
+                report.step,
+                report.policy_loss + config.value_weight * report.value_loss,
+                report.policy_loss,
+                report.value_loss,
+                rate
+            );
+            window = (0.0, 0.0, 0, Instant::now());
+        }
+        if report.step.is_multiple_of(config.checkpoint_every) {
+            report.checkpoint = Some(save_checkpoint(config, &set, &mut net, &opt, &report)?);
+            saved_step = report.step;
+        }
+    }
+    if window.2 > 0 {
+        report.policy_loss = window.0 / window.2 as f64;
+        report.value_loss = window.1 / window.2 as f64;
+    }
+    if report.step > saved_step {
+        report.checkpoint = Some(save_checkpoint(config, &set, &mut net, &opt, &report)?);
+    }
+    let done = (report.step - start_step) as f64;
+    report.positions_per_second =
+        done * config.batch as f64 / started.elapsed().as_secs_f64().max(1e-9);
+    Ok(report)
+}
+
+fn save_checkpoint(
+    config: &TrainConfig,
+    set: &TrainingSet,
+    net: &mut Network,
+    opt: &Optimizer,
+    report: &TrainReport,
+) -> Result<PathBuf, TrainError> {
+    let stem = checkpoint_stem(&config.out_dir, report.step);
+    let s = opt.settings();
+    let state = TrainState {
+        step: report.step,
+        seed: config.seed,
+        blocks: config.arch.blocks,
+        channels: config.arch.channels,
+        optimizer: s.kind.name().to_string(),
+        lr: s.lr,
+        weight_decay: s.weight_decay,
+        momentum: s.momentum,
+        batch: config.batch,
+        value_weight: config.value_weight,
+        augment: config.augment,
+        data: config.data_dir.display().to_string(),
+        games: set.games(),
+        samples: set.len(),
+        policy_loss: report.policy_loss,
+        value_loss: report.value_loss,
+    };
+    net.set_description(&format!(
+        "trainer checkpoint: step {}, seed {}, {} games / {} positions from {}",
+        state.step, state.seed, state.games, state.samples, state.data
+    ));
+    net.save(&stem)?;
+    opt.save(&with_suffix(&stem, ".optim.safetensors"))?;
+    let sidecar = with_suffix(&stem, ".train.toml");
+    let tmp = with_suffix(&stem, ".train.toml.tmp");
+    let text = toml::to_string(&state)
+        .map_err(|e| TrainError::Config(format!("cannot write the training state: {e}")))?;
+    std::fs::write(&tmp, text).map_err(TrainError::io(&tmp))?;
+    std::fs::rename(&tmp, &sidecar).map_err(TrainError::io(&sidecar))?;
+    log::info!("train: checkpoint {}", stem.display());
+    Ok(stem)
+}
+
+/// Largest absolute difference between two networks' weights (same architecture), for tests
+/// and for checking that a resumed run matches.
+pub fn max_weight_difference(a: &Network, b: &Network) -> f64 {
+    let av = a.var_store().variables();
+    let bv = b.var_store().variables();
+    let mut worst = 0.0f64;
+    for (name, t) in &av {
+        let Some(u) = bv.get(name) else {
+            return f64::INFINITY;
+        };
+        let d = (t.to_kind(Kind::Float).to_device(Device::Cpu)
+            - u.to_kind(Kind::Float).to_device(Device::Cpu))
+        .abs()
+        .max()
+        .double_value(&[]);
+        worst = worst.max(d);
+    }
+    if av.len() != bv.len() {
+        return f64::INFINITY;
+    }
+    worst
+}
+
+/// Mean policy and value losses of `net` on `size` samples of `set` (no training), e.g. to
+/// compare networks on held-out games.
+pub fn evaluate_losses(net: &Network, set: &TrainingSet, size: usize, seed: u64) -> (f64, f64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let batch = set.batch(size, false, &mut rng);
+    tch::no_grad(|| {
+        let (logits, wdl) = net.forward_t(&batch.inputs, false);
+        let device = net.device();
+        let p = -(batch.policy.to_device(device)
+            * logits.to_kind(Kind::Float).log_softmax(1, Kind::Float))
+        .sum_dim_intlist(1, false, Kind::Float)
+        .mean(Kind::Float);
+        let v: Tensor = -wdl
+            .to_kind(Kind::Float)
+            .log_softmax(1, Kind::Float)
+            .gather(1, &batch.wdl.to_device(device).view([-1, 1]), false)
+            .mean(Kind::Float);
+        (p.double_value(&[]), v.double_value(&[]))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Point, Rule};
+    use crate::train::records::{GameRecord, GameResult, PositionRecord, ShardWriter};
+
+    #[test]
+    fn checkpoint_paths_accept_any_spelling() {
+        let dir = std::env::temp_dir().join(format!("hoshi-ckpt-names-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(latest_checkpoint(&dir).unwrap().is_none());
+        let state = TrainState {
+            step: 12,
+            seed: 3,
+            blocks: 1,
+            channels: 8,
+            optimizer: "adam".into(),
+            lr: 1e-3,
+            weight_decay: 0.0,
+            momentum: 0.9,
+            batch: 4,
+            value_weight: 1.0,
+            augment: true,
+            data: "d".into(),
+            games: 2,
+            samples: 30,
+            policy_loss: 1.5,
+            value_loss: 0.7,
+        };
+        for step in [3u64, 12] {
+            let s = TrainState {
+                step,
+                ..state.clone()
+            };
+            let stem = checkpoint_stem(&dir, step);
+            std::fs::write(
+                with_suffix(&stem, ".train.toml"),
+                toml::to_string(&s).unwrap(),
+            )
+            .unwrap();
+        }
+        // An incomplete checkpoint (no training state) of a later step is ignored.
+        std::fs::write(checkpoint_stem(&dir, 40).with_extension("safetensors"), b"").unwrap();
+        let latest = latest_checkpoint(&dir).unwrap().unwrap();
+        assert_eq!(latest.state, state);
+        assert_eq!(latest.stem, dir.join("ckpt-00000012"));
+        for spelling in [
+            "",
+            ".safetensors",
+            ".toml",
+            ".train.toml",
+            ".optim.safetensors",
+        ] {
+            let p = with_suffix(&latest.stem, spelling);
+            assert_eq!(read_checkpoint(&p).unwrap().stem, latest.stem, "{spelling}");
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn step_seeds_differ() {
+        assert_ne!(step_seed(1, 0), step_seed(1, 1));
+        assert_ne!(step_seed(1, 0), step_seed(2, 0));
+    }
+
+    /// A few games whose searched moves and results a net can memorise.
+    fn memorable_games() -> Vec<GameRecord> {
+        let (w, h) = (7, 7);
+        (0..4u8)
+            .map(|g| {
+                let positions = (0..7u8)
+                    .map(|i| {
+                        let mv = Point::new((i + g) % 7, (i * 3 + g) % 7);
+                        PositionRecord {
+                            mv,
+                            policy: if i == 0 { Vec::new() } else { vec![(mv, 1.0)] },
+                        }
+                    })
+                    .collect();
+                GameRecord {
+                    rule: Rule::Freestyle,
+                    width: w,
+                    height: h,
+                    result: if g % 2 == 0 {
+                        GameResult::BlackWin
+                    } else {
+                        GameResult::WhiteWin
+                    },
+                    positions,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn training_lowers_the_loss_on_its_own_data() {
+        // One libtorch thread: on a busy machine more threads spin and run several times slower.
+        tch::set_num_threads(1);
+        let dir = std::env::temp_dir().join(format!("hoshi-train-fit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let data = dir.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        let games = memorable_games();
+        let mut writer = ShardWriter::create_next(&data, "fit").unwrap();
+        for g in &games {
+            writer.append(g).unwrap();
+        }
+        let set = TrainingSet::new(games);
+        let start = Network::random(Arch::new(1, 16), 4, Device::Cpu).unwrap();
+        let before = evaluate_losses(&start, &set, 64, 9);
+        for kind in [OptimizerKind::Adam, OptimizerKind::Sgd] {
+            let config = |steps| TrainConfig {
+                data_dir: data.clone(),
+                out_dir: dir.join(kind.name()),
+                steps,
+                batch: 32,
+                arch: Arch::new(1, 16),
+                seed: 4,
+                resume: true,
+                optimizer: OptimizerSettings {
+                    kind,
+                    lr: if kind == OptimizerKind::Adam {
+                        1e-2
+                    } else {
+                        2e-2
+                    },
+                    weight_decay: 1e-4,
+                    momentum: 0.9,
+                },
+                checkpoint_every: 1000,
+                log_every: 10,
+                ..TrainConfig::default()
+            };
+            // Mean training losses over steps 1-10, then (resumed) over steps 51-60.
+            let early = train(&config(10), &AtomicBool::new(false)).unwrap();
+            let late = train(&config(60), &AtomicBool::new(false)).unwrap();
+            assert_eq!((late.start_step, late.step), (10, 60));
+            assert!(
+                late.policy_loss < 0.7 * early.policy_loss && late.value_loss < early.value_loss,
+                "{kind:?}: policy {:.3} -> {:.3}, value {:.3} -> {:.3}",
+                early.policy_loss,
+                late.policy_loss,
+                early.value_loss,
+                late.value_loss
+            );
+            if kind == OptimizerKind::Adam {
+                // The inference net (batch-norm running statistics) learnt it too.
+                let trained = Network::load(late.checkpoint.unwrap(), Device::Cpu).unwrap();
+                let after = evaluate_losses(&trained, &set, 64, 9);
+                assert!(
+                    after.0 < 0.7 * before.0 && after.1 < before.1,
+                    "inference: policy {:.3} -> {:.3}, value {:.3} -> {:.3}",
+                    before.0,
+                    after.0,
+                    before.1,
+                    after.1
+                );
+            }
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

@@ -1,0 +1,342 @@
+//! The training pipeline end to end, on tiny games and a tiny net: self-play writes shards,
+//! the trainer learns from them, checkpoints and resumes, the arena plays matches, and the
+//! `selfplay` / `train` / `match` / `promote` subcommands drive all of it.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+use hoshi::game::{Board, Rule};
+use hoshi::nn::{Arch, Network};
+use hoshi::search::classical::ClassicalPlayer;
+use hoshi::search::Thinker;
+use hoshi::train::arena::{elo_estimate, elo_from_score};
+use hoshi::train::records::{read_dir, shard_paths};
+use hoshi::train::trainer::{latest_checkpoint, max_weight_difference};
+use hoshi::train::{
+    play_match, run_selfplay, train, MatchConfig, OpeningConfig, PlayOptions, PolicyPlayer,
+    SelfplayConfig, TrainConfig, TrainError, Variant,
+};
+use tch::Device;
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hoshi-train-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn classical(_: &SelfplayConfig, _: u64) -> Result<Box<dyn Thinker>, TrainError> {
+    Ok(Box::new(ClassicalPlayer))
+}
+
+/// Two tiny self-play games (9x9 and 8x10, standard and renju) in `dir`.
+fn tiny_selfplay(dir: &Path) -> SelfplayConfig {
+    let config = SelfplayConfig {
+        out_dir: dir.to_path_buf(),
+        worker: "tiny".into(),
+        games: 2,
+        variants: vec![
+            Variant::new(Rule::Standard, 9, 9),
+            Variant::new(Rule::Renju, 8, 10),
+        ],
+        play: PlayOptions {
+            movetime_ms: 20,
+            temperature_moves: 4,
+            ..PlayOptions::default()
+        },
+        opening: OpeningConfig {
+            min_stones: 2,
+            max_stones: 3,
+            radius: 2,
+        },
+        seed: 5,
+        ..SelfplayConfig::default()
+    };
+    let report = run_selfplay(&config, &classical, &AtomicBool::new(false)).unwrap();
+    assert_eq!(report.games_played, 2);
+    config
+}
+
+fn tiny_training(data: &Path, out: &Path, steps: u64) -> TrainConfig {
+    TrainConfig {
+        data_dir: data.to_path_buf(),
+        out_dir: out.to_path_buf(),
+        steps,
+        batch: 8,
+        arch: Arch::new(1, 8),
+        seed: 11,
+        checkpoint_every: 1,
+        log_every: 1,
+        ..TrainConfig::default()
+    }
+}
+
+#[test]
+fn selfplay_writes_a_readable_shard_of_legal_games() {
+    let dir = temp_dir("selfplay");
+    tiny_selfplay(&dir);
+    assert_eq!(shard_paths(&dir).unwrap(), vec![dir.join("tiny-1.hsp")]);
+    let games = read_dir(&dir).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(g.searched_positions() > 0);
+        // Opening stones (2 or 3) carry no policy target; every searched move does, and its
+        // target lies on empty points.
+        let opening = g
+            .positions
+            .iter()
+            .take_while(|p| p.policy.is_empty())
+            .count();
+        assert!((2..=3).contains(&opening), "{opening} opening stones");
+        let mut board = Board::new(g.width, g.height, g.rule).unwrap();
+        for pos in &g.positions {
+            let total: f32 = pos.policy.iter().map(|e| e.1).sum();
+            assert!(pos.policy.is_empty() || (total - 1.0).abs() < 1e-3);
+            assert!(pos.policy.iter().all(|e| board.is_empty(e.0)));
+            board.play(pos.mv).unwrap();
+        }
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn training_runs_checkpoints_and_resumes_exactly() {
+    // One libtorch thread: on a busy machine more threads spin and run several times slower.
+    tch::set_num_threads(1);
+    let dir = temp_dir("trainer");
+    let data = dir.join("data");
+    tiny_selfplay(&data);
+    let stop = AtomicBool::new(false);
+
+    // Three steps straight through, a checkpoint after each.
+    let straight = dir.join("straight");
+    let report = train(&tiny_training(&data, &straight, 3), &stop).unwrap();
+    assert_eq!((report.start_step, report.step), (0, 3));
+    assert!(report.policy_loss.is_finite() && report.value_loss.is_finite());
+    assert!(report.policy_loss > 0.0 && report.value_loss > 0.0);
+    for step in 1..=3 {
+        let stem = straight.join(format!("ckpt-{step:08}"));
+        for ext in [".safetensors", ".toml", ".optim.safetensors", ".train.toml"] {
+            let file = PathBuf::from(format!("{}{ext}", stem.display()));
+            assert!(file.is_file(), "missing {}", file.display());
+        }
+    }
+    let latest = latest_checkpoint(&straight).unwrap().unwrap();
+    assert_eq!(latest.state.step, 3);
+    assert_eq!((latest.state.blocks, latest.state.channels), (1, 8));
+
+    // Resuming a finished run stays at its step; without --resume the folder is refused.
+    let again = TrainConfig {
+        resume: true,
+        ..tiny_training(&data, &straight, 3)
+    };
+    let report = train(&again, &stop).unwrap();
+    assert_eq!((report.start_step, report.step), (3, 3));
+    assert!(matches!(
+        train(&tiny_training(&data, &straight, 3), &stop),
+        Err(TrainError::Config(_))
+    ));
+    // A resume asking for another shape of net is refused.
+    let other_arch = TrainConfig {
+        arch: Arch::new(2, 8),
+        ..again.clone()
+    };
+    assert!(train(&other_arch, &stop).is_err());
+
+    // Two steps, then a resumed run to three: the same weights as the straight run.
+    let split = dir.join("split");
+    train(&tiny_training(&data, &split, 2), &stop).unwrap();
+    let resumed = train(
+        &TrainConfig {
+            resume: true,
+            ..tiny_training(&data, &split, 3)
+        },
+        &stop,
+    )
+    .unwrap();
+    assert_eq!((resumed.start_step, resumed.step), (2, 3));
+    let a = Network::load(straight.join("ckpt-00000003"), Device::Cpu).unwrap();
+    let b = Network::load(split.join("ckpt-00000003"), Device::Cpu).unwrap();
+    let diff = max_weight_difference(&a, &b);
+    assert!(diff < 1e-5, "resumed weights differ by {diff}");
+    // And training did change the weights.
+    let start = Network::random(Arch::new(1, 8), 11, Device::Cpu).unwrap();
+    assert!(max_weight_difference(&a, &start) > 1e-4);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn elo_formula_on_known_scores() {
+    assert_eq!(elo_from_score(0.5), 0.0);
+    assert!((elo_from_score(0.75) - 190.85).abs() < 0.01);
+    let e = elo_estimate(3, 0, 1);
+    assert!((e.diff - 190.85).abs() < 0.01);
+    assert!(e.error95 > 0.0);
+    let even = elo_estimate(10, 5, 10);
+    assert_eq!(even.diff, 0.0);
+}
+
+#[test]
+fn a_two_game_match_runs_with_colours_swapped() {
+    tch::set_num_threads(1);
+    let mut a = ClassicalPlayer;
+    let mut b = PolicyPlayer::new(
+        Network::random(Arch::new(1, 8), 2, Device::Cpu).unwrap(),
+        "random-net",
+    );
+    let config = MatchConfig {
+        games: 2,
+        variants: vec![Variant::new(Rule::Freestyle, 15, 15)],
+        play: PlayOptions {
+            movetime_ms: 20,
+            ..PlayOptions::default()
+        },
+        seed: 3,
+        ..MatchConfig::default()
+    };
+    let result = play_match(&mut a, &mut b, &config, &AtomicBool::new(false)).unwrap();
+    assert_eq!(result.games(), 2);
+    // The classical player beats an untrained net's policy with either colour.
+    assert_eq!(result.wins, 2, "{result}");
+}
+
+fn hoshi(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-hoshi"))
+        .args(args)
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_subcommands_drive_the_whole_pipeline() {
+    let dir = temp_dir("cli");
+    let s = |p: PathBuf| p.display().to_string();
+    let (data, ckpts, nets) = (
+        s(dir.join("data")),
+        s(dir.join("ckpts")),
+        s(dir.join("nets")),
+    );
+
+    let selfplay = [
+        "selfplay",
+        "--out",
+        &data,
+        "--games",
+        "2",
+        "--rule",
+        "standard,renju",
+        "--size",
+        "9x9,10",
+        "--worker",
+        "cli",
+        "--movetime",
+        "10",
+    ];
+    let (ok, out, err) = hoshi(&selfplay);
+    assert!(ok, "{err}");
+    assert!(err.contains("positions/s") && err.contains("ETA"), "{err}");
+    assert!(
+        out.contains("selfplay cli: 2 games played (0 already there)"),
+        "{out}"
+    );
+    // A restart with the same total has nothing left to play.
+    let (ok, _, err) = hoshi(&selfplay);
+    assert!(ok && err.contains("nothing to do"), "{err}");
+    assert_eq!(read_dir(Path::new(&data)).unwrap().len(), 2);
+
+    let (ok, out, err) = hoshi(&[
+        "train",
+        "--data",
+        &data,
+        "--out",
+        &ckpts,
+        "--steps",
+        "2",
+        "--batch",
+        "4",
+        "--blocks",
+        "1",
+        "--channels",
+        "8",
+        "--checkpoint-every",
+        "1",
+        "--log-every",
+        "1",
+        "--torch-threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("trained steps 0..2"), "{out}");
+    assert!(err.contains("positions/s"), "{err}");
+    // --resume takes shape and seed from the checkpoint.
+    let (ok, out, err) = hoshi(&[
+        "train",
+        "--data",
+        &data,
+        "--out",
+        &ckpts,
+        "--steps",
+        "3",
+        "--batch",
+        "4",
+        "--resume",
+        "--torch-threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("trained steps 2..3"), "{out}");
+
+    let ckpt = s(dir.join("ckpts").join("ckpt-00000003"));
+    let (ok, out, err) = hoshi(&["promote", &ckpt, "tiny-v0", "--networks", &nets]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("## tiny-v0") && out.contains("1 blocks x 8 channels"),
+        "{out}"
+    );
+    assert!(out.contains("--steps 3"), "{out}");
+    assert!(dir.join("nets/tiny-v0.safetensors").is_file());
+    assert!(dir.join("nets/tiny-v0.toml").is_file());
+    // Promoting onto an existing name is refused.
+    let (ok, _, _) = hoshi(&["promote", &ckpt, "tiny-v0", "--networks", &nets]);
+    assert!(!ok);
+
+    let net = s(dir.join("nets/tiny-v0"));
+    let (ok, out, err) = hoshi(&[
+        "match",
+        "--a",
+        "classical",
+        "--b",
+        &net,
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--size",
+        "9",
+        "--torch-threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("classical vs") && out.contains("(games 2)"),
+        "{out}"
+    );
+
+    let (ok, _, err) = hoshi(&[
+        "match",
+        "--a",
+        "classical",
+        "--b",
+        "nowhere.net",
+        "--games",
+        "2",
+    ]);
+    assert!(!ok && err.contains("not found"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
