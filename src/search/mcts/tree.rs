@@ -32,6 +32,11 @@ impl Tree {
         &self.root
     }
 
+    /// The root position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
     pub fn exclude(&self) -> &[usize] {
         &self.exclude
     }
