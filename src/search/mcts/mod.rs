@@ -185,8 +185,8 @@ fn monitor(s: &Search<'_>, params: &MctsParams, board: &Board) {
     let left = target.saturating_duration_since(now).as_secs_f64();
     let still_to_come = done as f64 / elapsed * left;
     let mut top = [0u32; 2];
-    for e in edges {
-        let n = e.child().map_or(0, |c| c.visits());
+    for (_, child) in root.children() {
+        let n = child.visits();
         if n > top[0] {
             top = [n, top[0]];
         } else if n > top[1] {
