@@ -329,7 +329,8 @@ impl Thinker for MctsThinker {
                 return None;
             }
             let idx = position.index(p);
-            node = node.edges().iter().find(|e| e.mv() == idx)?.child()?;
+            let i = node.edges().iter().position(|e| e.mv() == idx)?;
+            node = node.child(i)?;
             position.play(p).ok()?;
         }
         if node.visits() == 0 {
