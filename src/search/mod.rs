@@ -10,6 +10,7 @@ pub mod bench;
 pub mod classical;
 pub mod evaluator;
 pub mod mcts;
+pub mod tactical;
 mod think;
 
 pub use mcts::{MctsParams, MctsThinker};
@@ -27,7 +28,8 @@ pub fn default_thinker(config: &Config) -> Box<dyn Thinker> {
         match evaluator::NetworkEvaluator::load(&settings) {
             Ok(net) => {
                 log::info!("evaluator: {}", evaluator::Evaluator::name(&net));
-                return Box::new(MctsThinker::new(params, std::sync::Arc::new(net)));
+                let mcts = MctsThinker::new(params, std::sync::Arc::new(net));
+                return with_solver(mcts);
             }
             Err(e) => log::error!(
                 "cannot use the network {}: {e}; searching with the classical evaluator",
@@ -35,5 +37,11 @@ pub fn default_thinker(config: &Config) -> Box<dyn Thinker> {
             ),
         }
     }
-    Box::new(MctsThinker::classical(params))
+    with_solver(MctsThinker::classical(params))
+}
+
+/// The MCTS with the threat solver at its root and in its tree.
+fn with_solver(mut mcts: MctsThinker) -> Box<dyn Thinker> {
+    mcts.set_tactical_check(Some(std::sync::Arc::new(tactical::SolverCheck::new())));
+    Box::new(tactical::SolvingThinker::new(mcts))
 }

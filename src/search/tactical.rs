@@ -1,0 +1,218 @@
+//! The threat solver inside the search: at the root before the MCTS (a found win is played at
+//! once and reported proven; when the opponent has a four or a VCF, only the moves that refute
+//! it are searched), and at tree nodes through the MCTS's tactical slot (small budgets).
+use super::mcts::{Proof, TacticalCheck};
+use super::think::{Eval, ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
+use crate::game::{Board, Color, Point};
+use crate::solver::{Budget, Outcome, ProvenResult, Solver};
+use parking_lot::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Root VCF budget: fours only, cheap, and decisive when it finds something.
+const ROOT_VCF_NODES: u64 = 200_000;
+/// Root VCT budget: at most this share of the move's target time, and this many nodes.
+const ROOT_VCT_SHARE: f64 = 0.1;
+const ROOT_VCT_NODES: u64 = 300_000;
+const ROOT_VCT_MAX_TIME: Duration = Duration::from_millis(500);
+/// Budget of the defence check (does the opponent have a VCF, and what refutes it).
+const DEFENCE_NODES: u64 = 200_000;
+/// Node budget of the in-tree check (a VCF probe per expanded position).
+const TREE_VCF_NODES: u64 = 300;
+
+/// A thinker that consults the threat solver before (and inside) another thinker's search.
+pub struct SolvingThinker<T: Thinker> {
+    inner: T,
+    solver: Solver,
+}
+
+impl<T: Thinker> SolvingThinker<T> {
+    pub fn new(inner: T) -> SolvingThinker<T> {
+        SolvingThinker {
+            inner,
+            solver: Solver::new(),
+        }
+    }
+
+    pub fn inner(&self) -> &T {
+        &self.inner
+    }
+
+    pub fn inner_mut(&mut self) -> &mut T {
+        &mut self.inner
+    }
+}
+
+/// The line with the colour of each stone, from `first` to move.
+fn coloured(line: &[Point], first: Color) -> Vec<(Color, Point)> {
+    let mut colour = first;
+    line.iter()
+        .map(|&p| {
+            let c = colour;
+            colour = colour.opponent();
+            (c, p)
+        })
+        .collect()
+}
+
+fn proven_win(board: &Board, line: Vec<Point>, started: Instant, nodes: u64) -> ThinkResult {
+    let best = line.first().copied();
+    let plies = line.len() as u32;
+    ThinkResult {
+        best,
+        info: SearchInfo {
+            depth_min: plies,
+            depth_max: plies,
+            eval: Eval::Win(plies),
+            nodes,
+            elapsed: started.elapsed(),
+            pv: coloured(&line, board.side_to_move()),
+        },
+        ranked: best.map(|p| vec![(p, 1.0)]).unwrap_or_default(),
+    }
+}
+
+/// A move of a proven line must also be playable here (not blocked by the GUI).
+fn allowed(request: &ThinkRequest, line: &[Point]) -> bool {
+    line.first().is_some_and(|p| !request.blocked.contains(p))
+}
+
+impl<T: Thinker> Thinker for SolvingThinker<T> {
+    fn think(&mut self, request: &ThinkRequest, stop: &AtomicBool) -> ThinkResult {
+        let started = Instant::now();
+        let board = &request.board;
+        let me = board.side_to_move();
+        let opponent = me.opponent();
+        let hard = request.limits.hard;
+        fn within(budget: Budget<'_>, hard: Option<Instant>) -> Budget<'_> {
+            // Never more than a quarter of what is left before the hard deadline.
+            match hard {
+                Some(h) => budget.with_time(h.saturating_duration_since(Instant::now()) / 4),
+                None => budget,
+            }
+        }
+        // 1. Our own VCF: a forced win by fours.
+        let vcf = self.solver.vcf(
+            board,
+            me,
+            within(Budget::nodes(ROOT_VCF_NODES), hard).with_stop(stop),
+        );
+        if let Outcome::Win { line } = vcf {
+            if allowed(request, &line) {
+                return proven_win(board, line, started, self.solver.last_nodes());
+            }
+        }
+        // 2. The opponent's four or VCF: search only the moves that refute it.
+        let mut narrowed = None;
+        if let Some(refutations) = self.solver.defences(
+            board,
+            opponent,
+            within(Budget::nodes(DEFENCE_NODES), hard).with_stop(stop),
+        ) {
+            if !refutations.is_empty() {
+                let mut blocked = request.blocked.clone();
+                for p in board.legal_moves() {
+                    if !refutations.contains(&p) && !blocked.contains(&p) {
+                        blocked.push(p);
+                    }
+                }
+                // Keep at least one playable move: if the GUI blocked every refutation, the
+                // plain search decides.
+                if refutations.iter().any(|p| !request.blocked.contains(p)) {
+                    narrowed = Some(blocked);
+                }
+            }
+        } else {
+            // 3. No threat against us: look for our VCT with a slice of the time.
+            let slice = request
+                .limits
+                .target
+                .map(|t| {
+                    t.saturating_duration_since(Instant::now())
+                        .mul_f64(ROOT_VCT_SHARE)
+                })
+                .unwrap_or(ROOT_VCT_MAX_TIME)
+                .min(ROOT_VCT_MAX_TIME);
+            if slice >= Duration::from_millis(5) {
+                let budget = Budget::nodes(ROOT_VCT_NODES)
+                    .with_time(slice)
+                    .with_stop(stop);
+                if let Outcome::Win { line } = self.solver.vct(board, me, budget) {
+                    if allowed(request, &line) {
+                        return proven_win(board, line, started, self.solver.last_nodes());
+                    }
+                }
+            }
+        }
+        match narrowed {
+            Some(blocked) => {
+                let narrowed_request = ThinkRequest {
+                    board: request.board.clone(),
+                    blocked,
+                    limits: request.limits.clone(),
+                };
+                self.inner.think(&narrowed_request, stop)
+            }
+            None => self.inner.think(request, stop),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.solver.clear();
+        self.inner.clear();
+    }
+
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn set_style(&mut self, style: Style) {
+        self.inner.set_style(style);
+    }
+
+    fn set_progress(&mut self, sink: Option<ProgressSink>) {
+        self.inner.set_progress(sink);
+    }
+
+    fn evaluate_path(&self, board: &Board, path: &[Point]) -> Option<SearchInfo> {
+        self.inner.evaluate_path(board, path)
+    }
+}
+
+/// The in-tree check: a small VCF probe per expanded position. Solvers are pooled so search
+/// threads do not wait on one another.
+pub struct SolverCheck {
+    pool: Mutex<Vec<Solver>>,
+}
+
+impl SolverCheck {
+    pub fn new() -> SolverCheck {
+        SolverCheck {
+            pool: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl Default for SolverCheck {
+    fn default() -> Self {
+        SolverCheck::new()
+    }
+}
+
+impl TacticalCheck for SolverCheck {
+    fn prove(&self, board: &Board) -> Option<Proof> {
+        let mut solver = self.pool.lock().pop().unwrap_or_else(|| {
+            // A small table: these probes are tiny.
+            let mut s = Solver::with_table_bits(14);
+            s.set_quick_nodes(TREE_VCF_NODES);
+            s
+        });
+        let result = solver.quick(board);
+        self.pool.lock().push(solver);
+        match result? {
+            ProvenResult::Win { line } => Some(Proof::Win(line.len() as u32)),
+            // The opponent's fives cannot all be stopped: they win on their next move.
+            ProvenResult::Loss => Some(Proof::Loss(2)),
+        }
+    }
+}
