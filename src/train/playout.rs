@@ -100,6 +100,11 @@ impl PlayOptions {
 
 /// The policy target of a search: its ranked moves' scores, normalised. A search that ranks
 /// nothing (or gives every move 0) teaches its best move alone.
+///
+/// This is the visit distribution only for thinkers whose ranked scores are visit shares (the
+/// policy player reports its policy there, the classical player its one move). A search whose
+/// ranked scores are expected scores (the MCTS) needs its root visit counts in
+/// [`ThinkResult`] for a proper target; this function is the one place to change then.
 pub fn policy_target(result: &ThinkResult) -> Vec<(Point, f32)> {
     let total: f32 = result.ranked.iter().map(|m| m.1.max(0.0)).sum();
     if total > 0.0 && total.is_finite() {
