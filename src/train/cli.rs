@@ -512,6 +512,84 @@ pub fn promote_checkpoint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::{CommandFactory, Parser, Subcommand};
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Cmd,
+    }
+
+    #[derive(Subcommand)]
+    enum Cmd {
+        Selfplay(SelfplayArgs),
+        Train(TrainArgs),
+        Match(MatchArgs),
+        Promote(PromoteArgs),
+    }
+
+    #[test]
+    fn command_lines_parse_as_documented() {
+        Cli::command().debug_assert();
+        let parse = |line: &str| {
+            Cli::try_parse_from(line.split_whitespace())
+                .unwrap()
+                .command
+        };
+        match parse(
+            "x selfplay --out d --games 7 --rule renju,standard --size 15x15,20 --worker w3 \
+             --movetime 250 --network n.safetensors --no-noise",
+        ) {
+            Cmd::Selfplay(a) => {
+                assert_eq!(
+                    (a.out, a.games, a.worker),
+                    (PathBuf::from("d"), 7, "w3".into())
+                );
+                assert_eq!(
+                    (a.game.rule, a.game.size),
+                    ("renju,standard".into(), "15x15,20".into())
+                );
+                assert_eq!((a.game.movetime, a.no_noise), (250, true));
+                assert_eq!(a.network, Some(PathBuf::from("n.safetensors")));
+            }
+            _ => panic!("not selfplay"),
+        }
+        match parse(
+            "x train --data d --out o --steps 9 --batch 32 --blocks 2 --channels 16 --seed 4 --resume",
+        ) {
+            Cmd::Train(a) => {
+                assert_eq!((a.steps, a.batch, a.blocks, a.channels), (9, 32, Some(2), Some(16)));
+                assert_eq!((a.seed, a.resume, a.optimizer.as_str()), (Some(4), true, "adam"));
+            }
+            _ => panic!("not train"),
+        }
+        match parse(
+            "x match --a classical --b nets/x --games 10 --movetime 50 --rule caro --size 20",
+        ) {
+            Cmd::Match(a) => {
+                assert_eq!(
+                    (a.a.as_str(), a.b.as_str(), a.games),
+                    ("classical", "nets/x", 10)
+                );
+                assert_eq!((a.game.movetime, a.game.size.as_str()), (50, "20"));
+            }
+            _ => panic!("not match"),
+        }
+        match parse("x promote ck/ckpt-00000100 hoshi-v1") {
+            Cmd::Promote(a) => {
+                assert_eq!(a.checkpoint, PathBuf::from("ck/ckpt-00000100"));
+                assert_eq!(
+                    (a.name.as_str(), a.networks),
+                    ("hoshi-v1", PathBuf::from("networks"))
+                );
+            }
+            _ => panic!("not promote"),
+        }
+        assert!(
+            Cli::try_parse_from(["x", "selfplay", "--games", "3"]).is_err(),
+            "--out is required"
+        );
+    }
 
     #[test]
     fn sizes_and_rules_parse() {
