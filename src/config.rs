@@ -2,8 +2,12 @@
 //!
 //! The shipped file is compiled in as the defaults, so a user's file only needs the keys it
 //! changes. Unknown keys and bad values are errors that name the key.
+use crate::search::evaluator::NetworkSettings;
+use crate::search::mcts::{MctsParams, RootNoise};
+use crate::search::Style;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use thiserror::Error;
 
 /// The default configuration, exactly as shipped in `config/hoshi.toml`.
@@ -57,6 +61,31 @@ pub struct TimeConfig {
 pub struct SearchConfig {
     pub threads: usize,
     pub default_max_memory_mib: u64,
+    pub network: String,
+    pub style: i64,
+    pub exploration: f64,
+    pub fpu_reduction: f64,
+    pub virtual_loss: f64,
+    pub lcb_z: f64,
+    pub tree_memory_share: f64,
+    pub tree_cap_mib: u64,
+    pub smart_stop: bool,
+    pub selfplay_noise: bool,
+    pub dirichlet_alpha: f64,
+    pub noise_fraction: f64,
+    pub classical_prior_sharpness: f64,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkConfig {
+    pub device: String,
+    pub max_batch: usize,
+    pub batch_deadline_us: u64,
+    pub cache_entries: usize,
+    pub random_symmetry: bool,
+    pub search_threads: usize,
+    pub cpu_threads: usize,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -72,6 +101,7 @@ pub struct Config {
     pub protocol: ProtocolConfig,
     pub time: TimeConfig,
     pub search: SearchConfig,
+    pub network: NetworkConfig,
     pub log: LogConfig,
 }
 
@@ -156,7 +186,97 @@ impl Config {
         if self.search.threads > 1024 {
             return Err(invalid("search.threads", "at most 1024"));
         }
+        let s = &self.search;
+        if Style::from_protocol(s.style).is_none() {
+            return Err(invalid(
+                "search.style",
+                "expected 0 (defensive), 1 (classic) or 2 (offensive)",
+            ));
+        }
+        let positive = [
+            ("search.exploration", s.exploration),
+            ("search.dirichlet_alpha", s.dirichlet_alpha),
+            (
+                "search.classical_prior_sharpness",
+                s.classical_prior_sharpness,
+            ),
+        ];
+        for (key, v) in positive {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(invalid(key, "must be a positive number"));
+            }
+        }
+        let non_negative = [
+            ("search.fpu_reduction", s.fpu_reduction),
+            ("search.virtual_loss", s.virtual_loss),
+            ("search.lcb_z", s.lcb_z),
+        ];
+        for (key, v) in non_negative {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(invalid(key, "must not be negative"));
+            }
+        }
+        if !(s.tree_memory_share > 0.0 && s.tree_memory_share <= 1.0) {
+            return Err(invalid("search.tree_memory_share", "must be in (0, 1]"));
+        }
+        if !(0.0..=1.0).contains(&s.noise_fraction) {
+            return Err(invalid("search.noise_fraction", "must be in [0, 1]"));
+        }
+        if s.tree_cap_mib == 0 {
+            return Err(invalid("search.tree_cap_mib", "must be at least 1"));
+        }
+        let n = &self.network;
+        if n.device.parse::<crate::nn::DeviceSpec>().is_err() {
+            return Err(invalid("network.device", "expected cpu, cuda or cuda:N"));
+        }
+        if !(1..=4096).contains(&n.max_batch) {
+            return Err(invalid("network.max_batch", "must be in 1..=4096"));
+        }
+        if n.search_threads > 1024 {
+            return Err(invalid("network.search_threads", "at most 1024"));
+        }
+        if n.cpu_threads > 1024 {
+            return Err(invalid("network.cpu_threads", "at most 1024"));
+        }
         Ok(())
+    }
+
+    /// The tree search's parameters from `[search]`.
+    pub fn mcts_params(&self) -> MctsParams {
+        let s = &self.search;
+        MctsParams {
+            exploration: s.exploration as f32,
+            fpu_reduction: s.fpu_reduction as f32,
+            virtual_loss: s.virtual_loss as f32,
+            style: Style::from_protocol(s.style).unwrap_or_default(),
+            lcb_z: s.lcb_z as f32,
+            tree_memory_share: s.tree_memory_share as f32,
+            smart_stop: s.smart_stop,
+            root_noise: s.selfplay_noise.then_some(RootNoise {
+                alpha: s.dirichlet_alpha as f32,
+                fraction: s.noise_fraction as f32,
+            }),
+            classical_prior_sharpness: s.classical_prior_sharpness as f32,
+            tree_cap_bytes: s.tree_cap_mib.saturating_mul(1 << 20),
+        }
+    }
+
+    /// The network to search with, or `None` for the classical evaluator (`search.network = ""`).
+    pub fn network_settings(&self) -> Option<NetworkSettings> {
+        if self.search.network.trim().is_empty() {
+            return None;
+        }
+        let n = &self.network;
+        Some(NetworkSettings {
+            path: PathBuf::from(self.search.network.trim()),
+            device: n.device.clone(),
+            max_batch: n.max_batch,
+            batch_deadline: Duration::from_micros(n.batch_deadline_us),
+            cache_entries: n.cache_entries,
+            random_symmetry: n.random_symmetry,
+            search_threads: n.search_threads,
+            cpu_threads: n.cpu_threads,
+        })
     }
 }
 
@@ -281,6 +401,51 @@ mod tests {
         assert!(e.to_string().contains("protocol.mode"), "{e}");
         let e = Config::from_toml_str("[time]\nsafety_margin_ms = -5\n", "test").unwrap_err();
         assert!(e.to_string().contains("time.safety_margin_ms"), "{e}");
+    }
+
+    #[test]
+    fn search_and_network_keys_reach_the_search() {
+        let c = Config::default();
+        assert_eq!(
+            c.network_settings(),
+            None,
+            "no network is shipped as the default"
+        );
+        assert_eq!(c.mcts_params().style, Style::Classic);
+        assert_eq!(c.mcts_params().root_noise, None);
+        let c = Config::from_toml_str(
+            "[search]\nnetwork = \"nets/a\"\nstyle = 0\nselfplay_noise = true\nexploration = 2.5\n\
+             [network]\ndevice = \"cuda:1\"\nmax_batch = 16\nbatch_deadline_us = 250\n",
+            "test",
+        )
+        .unwrap();
+        let p = c.mcts_params();
+        assert_eq!(p.style, Style::Defensive);
+        assert_eq!(p.exploration, 2.5);
+        assert!(p.root_noise.is_some());
+        let n = c.network_settings().unwrap();
+        assert_eq!(n.path, PathBuf::from("nets/a"));
+        assert_eq!(n.device, "cuda:1");
+        assert_eq!(n.max_batch, 16);
+        assert_eq!(n.batch_deadline, Duration::from_micros(250));
+    }
+
+    #[test]
+    fn bad_search_values_are_named() {
+        for (text, key) in [
+            ("[search]\nstyle = 3\n", "search.style"),
+            ("[search]\nexploration = 0.0\n", "search.exploration"),
+            (
+                "[search]\ntree_memory_share = 1.5\n",
+                "search.tree_memory_share",
+            ),
+            ("[network]\ndevice = \"tpu\"\n", "network.device"),
+            ("[network]\nmax_batch = 0\n", "network.max_batch"),
+            ("[network]\nbatch_size = 3\n", "network.batch_size"),
+        ] {
+            let e = Config::from_toml_str(text, "test").unwrap_err();
+            assert!(e.to_string().contains(key), "{text}: {e}");
+        }
     }
 
     #[test]

@@ -19,6 +19,15 @@ struct Cli {
 enum Cmd {
     /// Speak the protocol on stdin/stdout (the default).
     Engine,
+    /// Measure the network's forward throughput and the search's playout rate on this machine.
+    Bench {
+        /// Seconds per measurement.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+        /// Board size (square) of the forward-pass measurements.
+        #[arg(long, default_value_t = 15)]
+        size: usize,
+    },
     /// Self-play games into shard files (training data).
     Selfplay(hoshi::train::cli::SelfplayArgs),
     /// Train a network from self-play shards.
@@ -54,6 +63,16 @@ fn main() -> ExitCode {
                 hoshi::engine::run(config, input, hoshi::protocol::Output::stdout(), thinker);
             ExitCode::from(code as u8)
         }
+        Cmd::Bench { seconds, size } => match hoshi::search::bench::run(&config, seconds, size) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("pbrain-hoshi bench: {e}");
+                ExitCode::from(1)
+            }
+        },
         Cmd::Selfplay(args) => hoshi::train::cli::selfplay(args, &mut std::io::stdout()),
         Cmd::Train(args) => hoshi::train::cli::train(args, &mut std::io::stdout()),
         Cmd::Match(args) => hoshi::train::cli::match_players(args, &mut std::io::stdout()),

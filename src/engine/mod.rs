@@ -3,6 +3,7 @@ pub mod clock;
 mod controller;
 mod dialect;
 mod game_state;
+pub mod legacy;
 mod openings;
 pub mod report;
 mod worker;

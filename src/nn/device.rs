@@ -141,6 +141,7 @@ mod tests {
         match result {
             Err(e) => {
                 let msg = e.to_string();
+                eprintln!("cuda request on this machine: {msg}");
                 assert!(msg.contains("CUDA") || msg.contains("cuda"), "{msg}");
                 assert!(
                     !gpu_present || msg.contains("cuda:"),

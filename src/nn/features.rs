@@ -100,6 +100,7 @@ pub fn encode_into<S: FeatureSource + ?Sized>(
         w <= pad_w && h <= pad_h,
         "board {w}x{h} larger than padding {pad_w}x{pad_h}"
     );
+    assert!(sym.fits(w, h), "{sym:?} does not fit a {w}x{h} board");
     let area = pad_w * pad_h;
     let out = &mut out[..INPUT_PLANES * area];
     out.fill(0.0);

@@ -4,12 +4,28 @@
 //!   a position is read, so this room does not depend on the board type).
 //! - [`symmetry`]: the 8 (square) or 4 (rectangle) board symmetries.
 //! - [`model`]: the residual convolutional net (`tch`), one net for every board size and shape.
-//! - [`file`]: network files (safetensors weights + TOML sidecar) and the [`Network`] handle.
+//! - [`file`](mod@file): network files (safetensors weights + TOML sidecar) and the [`Network`] handle.
 //! - [`device`]: `cpu` / `cuda` / `cuda:N`, loading libtorch's CUDA library at run time.
 //! - [`cache`]: a bounded evaluation cache keyed by position hash.
 //! - [`service`]: the batching evaluator thread and the blocking [`EvalClient`] used by search threads.
-//! - [`bench`]: throughput measurements for the `bench` subcommand.
+//! - [`bench`](mod@bench): throughput measurements for the `bench` subcommand.
+//! - `board_source`: the engine's `Board` as a [`FeatureSource`].
+//!
+//! ```no_run
+//! use hoshi::game::Rule;
+//! use hoshi::nn::{parse_device, EvalService, GridPosition, Network, ServiceConfig};
+//!
+//! let device = parse_device("cpu")?;
+//! let network = Network::load("networks/main.safetensors", device)?;
+//! let service = EvalService::start(network, ServiceConfig::default())?;
+//! let mut client = service.client(); // one per search thread
+//! let position = GridPosition::new(15, 15, Rule::Renju); // the engine passes its board
+//! let eval = client.evaluate(&position)?;
+//! println!("value {:.3}, prior of 7,7: {:.3}", eval.value(), eval.policy[7 * 15 + 7]);
+//! # Ok::<(), hoshi::nn::NnError>(())
+//! ```
 pub mod bench;
+mod board_source;
 pub mod cache;
 pub mod device;
 mod error;

@@ -184,7 +184,8 @@ impl PolicyValueNet {
 
     /// `xs`: [B, 16, H, W] encoded by [`super::encode_into`] (any padding), of the weights' kind
     /// and device. Returns `(policy_logits [B, H*W], wdl_logits [B, 3])`; policy logits of
-    /// off-board and occupied points are [`MASKED_LOGIT`].
+    /// off-board and occupied points are [`MASKED_LOGIT`]. Policy index `y * W + x` over the
+    /// (padded) tensor width `W`.
     pub fn forward_t(&self, xs: &Tensor, train: bool) -> (Tensor, Tensor) {
         let (mask, per_sample) = board_mask(xs);
         let points = per_sample.sum(Kind::Float);

@@ -41,6 +41,9 @@ pub struct ServiceConfig {
     pub cache_entries: usize,
     /// Seeds the clients' symmetry choices.
     pub seed: u64,
+    /// libtorch intra-op threads for the evaluator thread's forward passes (0: libtorch's
+    /// default). On a CPU that other processes share, 1 is much more robust than more.
+    pub torch_threads: usize,
 }
 
 impl Default for ServiceConfig {
@@ -51,6 +54,7 @@ impl Default for ServiceConfig {
             random_symmetry: true,
             cache_entries: 1 << 15,
             seed: 0x486f_7368_6921,
+            torch_threads: 0,
         }
     }
 }
@@ -245,6 +249,9 @@ impl Evaluator {
 
     fn run(mut self) {
         let max_batch = self.shared.config.max_batch;
+        if self.shared.config.torch_threads > 0 {
+            tch::set_num_threads(self.shared.config.torch_threads as i32);
+        }
         loop {
             let first = match self.deferred.take() {
                 Some(r) => r,
@@ -631,6 +638,51 @@ mod tests {
         pos.side_to_move = pos.side_to_move.opponent();
         assert_eq!(other.evaluate(&pos).unwrap(), &first);
         assert_eq!(service.stats().cache.hits, 2);
+    }
+
+    #[test]
+    fn dropping_the_service_under_load_releases_every_client() {
+        let service = EvalService::start(tiny(), ServiceConfig::default()).unwrap();
+        let clients: Vec<EvalClient> = (0..4).map(|_| service.client()).collect();
+        let (done_tx, done_rx) = crossbeam_channel::unbounded();
+        let workers: Vec<_> = clients
+            .into_iter()
+            .enumerate()
+            .map(|(t, mut client)| {
+                let done_tx = done_tx.clone();
+                std::thread::spawn(move || {
+                    let mut pos = GridPosition::new(9 + t % 2, 9, Rule::Freestyle);
+                    let mut count = 0u64;
+                    let outcome = loop {
+                        pos.clear();
+                        pos.scatter(10, (t as u64) << 32 | count);
+                        match client.evaluate(&pos) {
+                            Ok(_) => count += 1,
+                            Err(e) => break e,
+                        }
+                    };
+                    done_tx.send((count, outcome.to_string())).unwrap();
+                })
+            })
+            .collect();
+        // Let every client get answers before pulling the plug.
+        let waiting = Instant::now();
+        while service.stats().evaluations < 20 && waiting.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        drop(service);
+        for _ in 0..4 {
+            let (count, message) = done_rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("a client hung after the service stopped");
+            assert!(
+                message.contains("stopped"),
+                "{message} after {count} evaluations"
+            );
+        }
+        for w in workers {
+            w.join().unwrap();
+        }
     }
 
     #[test]

@@ -49,6 +49,11 @@ impl Symmetry {
         all[(random % all.len() as u64) as usize]
     }
 
+    /// Whether this symmetry maps a `width` x `height` board onto itself.
+    pub fn fits(self, width: usize, height: usize) -> bool {
+        !self.transposes() || width == height
+    }
+
     fn transposes(self) -> bool {
         self.0 & 4 != 0
     }
@@ -90,8 +95,9 @@ impl Symmetry {
 
     /// The symmetry that undoes this one.
     pub fn inverse(self) -> Symmetry {
-        // Flips commute with each other and are their own inverses; with a transpose, undoing
-        // "transpose then flip x" is "flip y then transpose" = "transpose then flip x" swapped.
+        // Flips are their own inverses and commute. The inverse of "transpose, then flips" is
+        // "the same flips, then transpose", and a flip of x before a transpose is a flip of y
+        // after it: so the inverse transposes first and swaps the two flip bits.
         if self.transposes() {
             let fx = self.0 & 1;
             let fy = (self.0 >> 1) & 1;
@@ -111,6 +117,10 @@ impl Symmetry {
         original: &mut [f32],
     ) {
         assert!(transformed.len() >= width * height && original.len() >= width * height);
+        assert!(
+            self.fits(width, height),
+            "{self:?} does not fit a {width}x{height} board"
+        );
         for y in 0..height {
             for x in 0..width {
                 let (tx, ty) = self.apply(x, y, width, height);
@@ -134,6 +144,11 @@ mod tests {
         }
         assert_eq!(images.len(), 8);
         assert_eq!(Symmetry::all(9, 6).len(), 4);
+        assert!(Symmetry::all(9, 6).iter().all(|s| s.fits(9, 6)));
+        assert!(!Symmetry::TRANSPOSE.fits(9, 6) && Symmetry::TRANSPOSE.fits(6, 6));
+        for r in 0..100 {
+            assert!(Symmetry::pick(9, 6, r).fits(9, 6));
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub fn threat_value(t: Threat) -> f32 {
 }
 
 /// A finer, per-direction score that separates points of equal combined threat.
-fn line_value(p: Pattern) -> f32 {
+pub fn line_value(p: Pattern) -> f32 {
     match p {
         Pattern::Five => 1000.0,
         Pattern::OpenFour | Pattern::DoubleFour => 500.0,
@@ -45,13 +45,20 @@ const DEFENCE: f32 = 0.9;
 
 /// Static score of playing `idx` for the side to move: attack plus weighted defence.
 pub fn point_score(board: &Board, idx: usize, me: Color) -> f32 {
-    let opp = me.opponent();
-    let attack = threat_value(board.threat_idx(idx, me));
-    let defence = threat_value(board.threat_idx(idx, opp));
-    let lines: f32 = board
-        .patterns_idx(idx, me)
+    point_score_from(
+        board.patterns_idx(idx, me),
+        board.patterns_idx(idx, me.opponent()),
+    )
+}
+
+/// [`point_score`] from the four line patterns a stone of ours (`own`) and of the opponent's
+/// (`theirs`) would make on the point, for callers that already have them.
+pub fn point_score_from(own: [Pattern; 4], theirs: [Pattern; 4]) -> f32 {
+    let attack = threat_value(Threat::from_patterns(own));
+    let defence = threat_value(Threat::from_patterns(theirs));
+    let lines: f32 = own
         .iter()
-        .chain(board.patterns_idx(idx, opp).iter())
+        .chain(theirs.iter())
         .map(|&p| line_value(p))
         .sum();
     attack + DEFENCE * defence + lines

@@ -1,13 +1,37 @@
 //! Search: the contract between the controller and whatever thinks (the MCTS, or the classical
 //! player), plus the searches themselves.
+//!
+//! - `think`: [`Thinker`], [`ThinkRequest`], [`Limits`], [`ThinkResult`], [`SearchInfo`], [`Style`];
+//! - [`mcts`]: the tree search ([`MctsThinker`]);
+//! - [`evaluator`]: leaf evaluation for the tree search (classical or network);
+//! - [`classical`]: the one-ply pattern player and the pattern scores the evaluator uses;
+//! - [`bench`]: playout throughput for `pbrain-hoshi bench`.
+pub mod bench;
 pub mod classical;
+pub mod evaluator;
+pub mod mcts;
 mod think;
 
-pub use think::{Eval, Limits, SearchInfo, ThinkRequest, ThinkResult, Thinker};
+pub use mcts::{MctsParams, MctsThinker};
+pub use think::{Eval, Limits, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
 
 use crate::config::Config;
 
-/// The thinker the config asks for.
-pub fn default_thinker(_config: &Config) -> Box<dyn Thinker> {
-    Box::new(classical::ClassicalPlayer)
+/// The thinker the config asks for: the MCTS, over the network when `search.network` names one
+/// (and it loads), else over the classical evaluator.
+pub fn default_thinker(config: &Config) -> Box<dyn Thinker> {
+    let params = config.mcts_params();
+    if let Some(settings) = config.network_settings() {
+        match evaluator::NetworkEvaluator::load(&settings) {
+            Ok(net) => {
+                log::info!("evaluator: {}", evaluator::Evaluator::name(&net));
+                return Box::new(MctsThinker::new(params, std::sync::Arc::new(net)));
+            }
+            Err(e) => log::error!(
+                "cannot use the network {}: {e}; searching with the classical evaluator",
+                settings.path.display()
+            ),
+        }
+    }
+    Box::new(MctsThinker::classical(params))
 }

@@ -3,6 +3,40 @@ use crate::game::{Board, Color, Point};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// How draws are valued (`INFO style`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Style {
+    /// Maximise not losing: a draw counts nearly as a win.
+    Defensive,
+    /// Maximise the expected result: a draw is half a win.
+    #[default]
+    Classic,
+    /// Maximise winning: a draw counts nearly as a loss.
+    Offensive,
+}
+
+impl Style {
+    /// `INFO style` values: 0 defensive, 1 classic, 2 offensive.
+    pub fn from_protocol(v: i64) -> Option<Style> {
+        match v {
+            0 => Some(Style::Defensive),
+            1 => Some(Style::Classic),
+            2 => Some(Style::Offensive),
+            _ => None,
+        }
+    }
+
+    /// The worth of a draw between a loss (0) and a win (1). Not quite 1 or 0, so that even a
+    /// defensive search still prefers a real win to a draw, and an offensive one a draw to a loss.
+    pub fn draw_weight(self) -> f32 {
+        match self {
+            Style::Defensive => 0.9,
+            Style::Classic => 0.5,
+            Style::Offensive => 0.1,
+        }
+    }
+}
+
 /// When and how much to search.
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -133,4 +167,7 @@ pub trait Thinker: Send {
 
     /// A short name for logs and the MESSAGE line.
     fn name(&self) -> &str;
+
+    /// Sets how draws are valued (`INFO style`); thinkers without draw values ignore it.
+    fn set_style(&mut self, _style: Style) {}
 }

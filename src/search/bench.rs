@@ -1,0 +1,318 @@
+//! `pbrain-hoshi bench`: raw forward throughput of the network in use (or of a random 6x64
+//! network when none is configured) and the search's playouts per second with that network and
+//! with the classical evaluator, at 1 and 2 threads. [`run`] measures; the binary prints the
+//! [`BenchReport`].
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tch::Device;
+
+use super::classical::best_move;
+use super::evaluator::{service_config, set_cpu_threads, NetworkEvaluator};
+use super::mcts::MctsThinker;
+use super::think::{Limits, ThinkRequest, Thinker};
+use crate::config::Config;
+use crate::game::{Board, MoveOutcome, Point, Rule};
+use crate::nn::bench::forward_throughput;
+use crate::nn::{parse_device, Arch, Network, NnError, ServiceConfig};
+
+const FORWARD_BATCHES: [usize; 4] = [1, 8, 32, 128];
+const SEARCH_THREADS: [usize; 2] = [1, 2];
+
+/// One search measurement with the network.
+#[derive(Clone, Debug)]
+pub struct NetworkSearchRate {
+    /// Threads asked for, and search threads the network evaluator ran.
+    pub threads: usize,
+    pub search_threads: usize,
+    pub playouts_per_second: f64,
+    /// Positions through the network per second during the search, and their mean batch.
+    pub evals_per_second: f64,
+    pub mean_batch: f64,
+    /// Raw forward throughput at that batch size (rounded), measured right after.
+    pub raw_at_batch: Option<(usize, f64)>,
+}
+
+/// Everything `bench` measured.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    /// Remarks on what was measured (no network configured, device fallbacks).
+    pub notes: Vec<String>,
+    pub network: String,
+    pub board_size: usize,
+    pub forward: Vec<(usize, f64)>,
+    pub network_search: Vec<NetworkSearchRate>,
+    /// (threads, playouts per second) with the classical evaluator.
+    pub classical_search: Vec<(usize, f64)>,
+}
+
+/// How to (re)build the measured network: the configured one, else a random 6x64.
+struct NetSource {
+    description: String,
+    device: Device,
+    path: Option<PathBuf>,
+}
+
+impl NetSource {
+    fn pick(config: &Config, notes: &mut Vec<String>) -> NetSource {
+        let device = match parse_device(&config.network.device) {
+            Ok(d) => d,
+            Err(e) => {
+                notes.push(format!(
+                    "device {:?} unusable ({e}): measuring on the CPU",
+                    config.network.device
+                ));
+                Device::Cpu
+            }
+        };
+        let random = NetSource {
+            description: "random 6x64 network".into(),
+            device,
+            path: None,
+        };
+        let Some(settings) = config.network_settings() else {
+            notes.push(
+                "no network configured (search.network = \"\"): measuring a random 6x64 network"
+                    .into(),
+            );
+            return random;
+        };
+        let configured = NetSource {
+            description: format!("network {}", settings.path.display()),
+            device,
+            path: Some(settings.path.clone()),
+        };
+        match configured.build() {
+            Ok(_) => configured,
+            Err(e) => {
+                notes.push(format!(
+                    "cannot load {} ({e}): measuring a random 6x64 network instead",
+                    settings.path.display()
+                ));
+                random
+            }
+        }
+    }
+
+    fn build(&self) -> Result<Network, NnError> {
+        match &self.path {
+            Some(p) => Network::load(p, self.device),
+            None => Network::random(Arch::new(6, 64), 1, self.device),
+        }
+    }
+}
+
+/// Runs every measurement, about `seconds` each; forward passes on a `size` x `size` board,
+/// searches on 15x15 middle games.
+pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, NnError> {
+    let seconds = seconds.clamp(0.05, 60.0);
+    let size = size.clamp(crate::game::MIN_SIZE, crate::game::MAX_SIZE);
+    let mut notes = Vec::new();
+    let source = NetSource::pick(config, &mut notes);
+    if source.device == Device::Cpu {
+        set_cpu_threads(config.network.cpu_threads);
+    }
+    let net = source.build()?;
+    // The first passes of a fresh network pay for libtorch's lazy set-up: not part of the rate.
+    forward_throughput(&net, 1, size, size, 0.0);
+    let arch = net.arch();
+    let network = format!(
+        "{} ({} blocks x {} channels) on {:?} in {}, {} libtorch thread(s)",
+        source.description,
+        arch.blocks,
+        arch.channels,
+        source.device,
+        if net.is_half() { "f16" } else { "f32" },
+        tch::get_num_threads()
+    );
+    let forward = FORWARD_BATCHES
+        .iter()
+        .map(|&b| (b, forward_throughput(&net, b, size, size, seconds)))
+        .collect();
+
+    let positions = bench_positions();
+    let params = config.mcts_params();
+    let per_position = seconds / positions.len() as f64;
+    let service = match config.network_settings() {
+        Some(s) => service_config(&s),
+        None => ServiceConfig {
+            max_batch: config.network.max_batch,
+            batch_deadline: Duration::from_micros(config.network.batch_deadline_us),
+            random_symmetry: config.network.random_symmetry,
+            cache_entries: config.network.cache_entries,
+            ..ServiceConfig::default()
+        },
+    };
+    let evaluator = Arc::new(NetworkEvaluator::new(
+        net,
+        service,
+        config.network.search_threads,
+    )?);
+    let mut thinker = MctsThinker::new(params.clone(), evaluator.clone());
+    let mut network_search = Vec::new();
+    for threads in SEARCH_THREADS {
+        let before = evaluator.service().stats();
+        let started = Instant::now();
+        let rate = playouts_per_second(&mut thinker, &positions, threads, per_position);
+        let wall = started.elapsed().as_secs_f64();
+        let after = evaluator.service().stats();
+        let evals = after.evaluations - before.evaluations;
+        let mean_batch = evals as f64 / (after.batches - before.batches).max(1) as f64;
+        let batch = mean_batch.round().max(1.0) as usize;
+        let raw = source
+            .build()
+            .ok()
+            .map(|net| (batch, forward_throughput(&net, batch, 15, 15, seconds)));
+        network_search.push(NetworkSearchRate {
+            threads,
+            search_threads: thinker.evaluator().search_threads(threads),
+            playouts_per_second: rate,
+            evals_per_second: evals as f64 / wall,
+            mean_batch,
+            raw_at_batch: raw,
+        });
+    }
+    drop(thinker);
+    drop(evaluator);
+
+    let mut classical = MctsThinker::classical(params);
+    let classical_search = SEARCH_THREADS
+        .iter()
+        .map(|&t| {
+            (
+                t,
+                playouts_per_second(&mut classical, &positions, t, per_position),
+            )
+        })
+        .collect();
+    Ok(BenchReport {
+        notes,
+        network,
+        board_size: size,
+        forward,
+        network_search,
+        classical_search,
+    })
+}
+
+impl fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for n in &self.notes {
+            writeln!(f, "note: {n}")?;
+        }
+        writeln!(f, "{}", self.network)?;
+        let size = self.board_size;
+        writeln!(f, "\nforward pass, {size}x{size} board (evals/s):")?;
+        for (batch, rate) in &self.forward {
+            writeln!(f, "  batch {batch:>4}: {rate:>10.0}")?;
+        }
+        writeln!(f, "\nsearch with the network, 15x15 middle games:")?;
+        for r in &self.network_search {
+            writeln!(
+                f,
+                "  {} thread(s) ({} search threads): {:>8.0} playouts/s; network {:.0} evals/s, mean batch {:.2}",
+                r.threads, r.search_threads, r.playouts_per_second, r.evals_per_second, r.mean_batch
+            )?;
+            if let Some((batch, raw)) = r.raw_at_batch {
+                writeln!(
+                    f,
+                    "      raw forward at batch {batch}: {raw:.0} evals/s; the search's network rate is {:.0}% of it",
+                    100.0 * r.evals_per_second / raw.max(1e-9)
+                )?;
+            }
+        }
+        writeln!(
+            f,
+            "\nsearch with the classical evaluator, 15x15 middle games:"
+        )?;
+        for (threads, rate) in &self.classical_search {
+            writeln!(f, "  {threads} thread(s): {rate:>10.0} playouts/s")?;
+        }
+        if let [(_, one), (_, two)] = self.classical_search[..] {
+            if one > 0.0 {
+                writeln!(f, "  2 threads / 1 thread: {:.2}x", two / one)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Middle-game positions on 15x15 (freestyle and renju): short openings continued by the
+/// classical player, so they look like positions a search meets.
+pub fn bench_positions() -> Vec<Board> {
+    let openings: [&[(u8, u8)]; 3] = [
+        &[(7, 7), (8, 8), (8, 6)],
+        &[(7, 7), (7, 8), (9, 7)],
+        &[(7, 7), (6, 8), (6, 6), (8, 8)],
+    ];
+    let mut out = Vec::new();
+    for (k, opening) in openings.iter().enumerate() {
+        let rule = if k == 1 { Rule::Renju } else { Rule::Freestyle };
+        let mut board = Board::new(15, 15, rule).expect("15x15 is a valid size");
+        for &(x, y) in opening.iter() {
+            board
+                .play(Point::new(x, y))
+                .expect("opening moves are legal");
+        }
+        for _ in 0..14 {
+            let Some((i, _)) = best_move(&board, &[]) else {
+                break;
+            };
+            let p = board.point(i);
+            let mut next = board.clone();
+            if next.play(p) != Ok(MoveOutcome::Ongoing) {
+                break;
+            }
+            board = next;
+        }
+        out.push(board);
+    }
+    out
+}
+
+/// Playouts per second of `thinker` with `threads` threads, searching each position afresh for
+/// `seconds_each` (smart stopping off, so every search runs its full time).
+pub fn playouts_per_second(
+    thinker: &mut MctsThinker,
+    positions: &[Board],
+    threads: usize,
+    seconds_each: f64,
+) -> f64 {
+    let smart = thinker.params().smart_stop;
+    thinker.params_mut().smart_stop = false;
+    let stop = AtomicBool::new(false);
+    let mut playouts = 0u64;
+    let mut seconds = 0.0;
+    for board in positions {
+        thinker.clear();
+        let request = ThinkRequest {
+            board: board.clone(),
+            blocked: Vec::new(),
+            limits: Limits::movetime((seconds_each * 1000.0) as u64, threads),
+        };
+        let result = thinker.think(&request, &stop);
+        playouts += result.info.nodes;
+        seconds += result.info.elapsed.as_secs_f64();
+    }
+    thinker.params_mut().smart_stop = smart;
+    thinker.clear();
+    playouts as f64 / seconds.max(1e-9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_ongoing_middle_games() {
+        let positions = bench_positions();
+        assert_eq!(positions.len(), 3);
+        for b in &positions {
+            assert!(b.stone_count() >= 10, "{b}");
+            assert!(!b.legal_moves().is_empty());
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Leaf evaluation for the tree search: move priors and a win/draw/loss estimate.
+//!
+//! Two implementations: [`ClassicalEvaluator`] (pattern scores, no network: the default) and
+//! [`NetworkEvaluator`] (the policy-value net through `nn::service`, batched across the search
+//! threads). An [`Evaluator`] is shared by the search; each search thread asks it for its own
+//! [`LeafEvaluator`], which may keep per-thread state (buffers, a service client).
+mod classical;
+mod network;
+
+pub use classical::{ClassicalEvaluator, ClassicalLeaf};
+pub use network::{service_config, set_cpu_threads, NetworkEvaluator, NetworkSettings};
+
+use super::mcts::{NearPoint, Wdl};
+use crate::game::Board;
+
+/// A position to evaluate.
+pub struct Leaf<'a> {
+    pub board: &'a Board,
+    /// The moves the search will consider (board indices): one prior each, in this order.
+    pub moves: &'a [usize],
+    /// Empty points near the stones, legal or not, in board order, with their line patterns
+    /// (a cheap neighbourhood for static evaluators).
+    pub near: &'a [NearPoint],
+}
+
+/// The search's evaluator, shared by its threads.
+pub trait Evaluator: Send + Sync {
+    /// A short name for logs and the MESSAGE line.
+    fn name(&self) -> &str;
+
+    /// Per-thread evaluation state for one search thread (dropped when the thread ends).
+    fn leaf_evaluator(&self) -> Box<dyn LeafEvaluator>;
+
+    /// How many search threads to run when `requested` are asked for. Evaluators that wait on
+    /// a device may want more threads than cores, to fill larger batches.
+    fn search_threads(&self, requested: usize) -> usize {
+        requested.max(1)
+    }
+
+    /// Memory the evaluator holds (caches), taken off the tree's share of the memory limit.
+    fn memory_bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// One search thread's evaluator.
+pub trait LeafEvaluator: Send {
+    /// Writes one prior per `leaf.moves` (summing to 1) into `priors` and returns the outcome
+    /// estimate for the side to move.
+    fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl;
+}
+
+/// `logits` turned into probabilities in place (max-shifted, so huge logits are fine).
+pub(crate) fn softmax_in_place(logits: &mut [f32]) {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for l in logits.iter_mut() {
+        *l = (*l - max).exp();
+        sum += *l;
+    }
+    if sum > 0.0 && sum.is_finite() {
+        logits.iter_mut().for_each(|l| *l /= sum);
+    } else {
+        let u = 1.0 / logits.len().max(1) as f32;
+        logits.iter_mut().for_each(|l| *l = u);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softmax_sums_to_one_and_keeps_order() {
+        let mut v = vec![1.0, 3.0, 2.0];
+        softmax_in_place(&mut v);
+        assert!((v.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(v[1] > v[2] && v[2] > v[0]);
+        let mut v = vec![1.0, 1000.0];
+        softmax_in_place(&mut v);
+        assert!(v[1] > 0.99 && v[0] >= 0.0);
+        let mut v = vec![f32::NAN; 2];
+        softmax_in_place(&mut v);
+        assert_eq!(v, vec![0.5, 0.5]);
+    }
+}

@@ -1,0 +1,179 @@
+//! The network evaluator: the policy-value net behind `nn::service`, whose evaluator thread
+//! batches the requests of all search threads into one forward pass.
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{ClassicalLeaf, Evaluator, Leaf, LeafEvaluator};
+use crate::nn::{parse_device, EvalClient, EvalService, Network, NnError, ServiceConfig};
+use crate::search::mcts::Wdl;
+
+/// The `[network]` settings plus the file to load.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetworkSettings {
+    pub path: PathBuf,
+    /// `cpu`, `cuda` or `cuda:N`.
+    pub device: String,
+    pub max_batch: usize,
+    pub batch_deadline: Duration,
+    pub cache_entries: usize,
+    pub random_symmetry: bool,
+    /// Search threads while this network is in use (0: the thread count the search is given).
+    pub search_threads: usize,
+    /// libtorch's intra-op threads for CPU inference (0: libtorch's default, one per core).
+    pub cpu_threads: usize,
+}
+
+/// Sets libtorch's intra-op thread count (process-wide) when `threads` > 0.
+///
+/// One thread is the shipped default: the search threads keep the other cores busy, and
+/// libtorch's spinning worker threads collapse when they do not get a core of their own (on a
+/// loaded 2-core machine a 6x64 net ran 5-8x slower with 2 threads than with 1).
+pub fn set_cpu_threads(threads: usize) {
+    if threads > 0 {
+        tch::set_num_threads(threads as i32);
+    }
+}
+
+/// Rough heap bytes of one cache entry (a 15x15 policy plus the slot).
+const CACHE_ENTRY_BYTES: u64 = 64 + 4 * 15 * 15;
+
+pub struct NetworkEvaluator {
+    service: Arc<EvalService>,
+    search_threads: usize,
+    cache_entries: usize,
+    name: String,
+}
+
+impl NetworkEvaluator {
+    /// Starts the batching service on `network`.
+    pub fn new(
+        network: Network,
+        config: ServiceConfig,
+        search_threads: usize,
+    ) -> Result<NetworkEvaluator, NnError> {
+        let arch = network.arch();
+        let name = format!(
+            "network {}x{} on {:?}",
+            arch.blocks,
+            arch.channels,
+            network.device()
+        );
+        let cache_entries = config.cache_entries;
+        Ok(NetworkEvaluator {
+            service: Arc::new(EvalService::start(network, config)?),
+            search_threads,
+            cache_entries,
+            name,
+        })
+    }
+
+    /// Loads the network file named in `settings` onto its device and starts the service.
+    pub fn load(settings: &NetworkSettings) -> Result<NetworkEvaluator, NnError> {
+        let device = parse_device(&settings.device)?;
+        if device == tch::Device::Cpu {
+            set_cpu_threads(settings.cpu_threads);
+        }
+        let network = Network::load(resolve(&settings.path), device)?;
+        NetworkEvaluator::new(network, service_config(settings), settings.search_threads)
+    }
+
+    pub fn service(&self) -> &EvalService {
+        &self.service
+    }
+}
+
+/// The service configuration for `settings`.
+pub fn service_config(settings: &NetworkSettings) -> ServiceConfig {
+    ServiceConfig {
+        max_batch: settings.max_batch.max(1),
+        batch_deadline: settings.batch_deadline,
+        random_symmetry: settings.random_symmetry,
+        cache_entries: settings.cache_entries,
+        ..ServiceConfig::default()
+    }
+}
+
+/// A relative network path is looked for from the working directory, then beside the
+/// executable, then in the repository.
+fn resolve(path: &Path) -> PathBuf {
+    if path.is_absolute() || has_network_file(path) {
+        return path.to_path_buf();
+    }
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf));
+    exe_dir
+        .into_iter()
+        .chain(std::iter::once(PathBuf::from(env!("CARGO_MANIFEST_DIR"))))
+        .map(|dir| dir.join(path))
+        .find(|p| has_network_file(p))
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+fn has_network_file(path: &Path) -> bool {
+    crate::nn::file::network_paths(path).0.is_file()
+}
+
+impl Evaluator for NetworkEvaluator {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn leaf_evaluator(&self) -> Box<dyn LeafEvaluator> {
+        Box::new(NetworkLeaf {
+            client: self.service.client(),
+            fallback: ClassicalLeaf::new(1.0),
+            failed: false,
+        })
+    }
+
+    fn search_threads(&self, requested: usize) -> usize {
+        match self.search_threads {
+            0 => requested.max(1),
+            n => n,
+        }
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.cache_entries as u64 * CACHE_ENTRY_BYTES
+    }
+}
+
+struct NetworkLeaf {
+    client: EvalClient,
+    /// Used when the service fails, so a search never stops for want of an evaluation.
+    fallback: ClassicalLeaf,
+    failed: bool,
+}
+
+impl LeafEvaluator for NetworkLeaf {
+    fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl {
+        let board = leaf.board;
+        match self.client.evaluate(board) {
+            Ok(e) => {
+                priors.clear();
+                let width = board.width();
+                priors.extend(leaf.moves.iter().map(|&m| {
+                    let p = board.point(m);
+                    e.policy[p.y as usize * width + p.x as usize]
+                }));
+                let sum: f32 = priors.iter().sum();
+                if sum > 1e-12 && sum.is_finite() {
+                    priors.iter_mut().for_each(|p| *p /= sum);
+                } else {
+                    let u = 1.0 / priors.len().max(1) as f32;
+                    priors.iter_mut().for_each(|p| *p = u);
+                }
+                Wdl::new(e.wdl[0], e.wdl[1], e.wdl[2])
+            }
+            Err(err) => {
+                if !self.failed {
+                    log::error!("network evaluation failed ({err}); using the classical evaluator");
+                    self.failed = true;
+                }
+                self.fallback.evaluate(leaf, priors)
+            }
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! The Monte Carlo tree search: PUCT over one tree shared by all search threads, with
+//! win/draw/loss values, virtual loss, proven results (MCTS-solver), a memory-bounded tree that
+//! is reused across moves, and a pluggable leaf evaluator (`search::evaluator`).
+//!
+//! - `node`: nodes and edges (atomic statistics, proofs, lazily created children);
+//! - `tree`: the root position, the memory budget, re-rooting after moves;
+//! - `movegen`: rule-decided results and the moves worth searching;
+//! - `playout`: the per-thread loop (select, expand, evaluate, back up);
+//! - `outcome`: the final move (visits guarded by a lower confidence bound), PV, ranking;
+//! - `tactics`: the slot for a tactical solver;
+//! - `noise`: Dirichlet noise for self-play.
+mod movegen;
+mod node;
+mod noise;
+mod outcome;
+mod params;
+mod playout;
+mod tactics;
+mod tree;
+
+pub use movegen::{Analysis, MoveGen, NearPoint};
+pub use node::{Proof, Wdl};
+pub use params::{MctsParams, RootNoise};
+pub use tactics::TacticalCheck;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::evaluator::{ClassicalEvaluator, Evaluator};
+use super::think::{SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
+use crate::game::{Board, Point};
+use node::Expansion;
+use playout::{Search, Worker};
+use tree::Tree;
+
+/// How often the thread that runs the limits checks the expensive ones.
+const MONITOR_EVERY: Duration = Duration::from_millis(2);
+
+/// What the last search did (for logs, tests and the bench).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Root visits carried over from earlier searches.
+    pub reused_visits: u32,
+    /// Playouts of this search.
+    pub playouts: u64,
+    /// Playouts taken back because another thread was expanding their leaf.
+    pub collisions: u64,
+    /// Deepest playout, in plies from the root.
+    pub max_depth: u32,
+    pub threads: usize,
+    pub elapsed: Duration,
+    /// Heap bytes of the tree when the search ended, and its budget.
+    pub tree_bytes: u64,
+    pub tree_limit: u64,
+}
+
+/// The MCTS as the controller's [`Thinker`]. Keeps its tree between searches.
+pub struct MctsThinker {
+    params: MctsParams,
+    evaluator: Arc<dyn Evaluator>,
+    tactics: Option<Arc<dyn TacticalCheck>>,
+    tree: Option<Tree>,
+    last: Option<SearchStats>,
+    name: String,
+}
+
+impl MctsThinker {
+    pub fn new(params: MctsParams, evaluator: Arc<dyn Evaluator>) -> MctsThinker {
+        let name = format!("mcts ({})", evaluator.name());
+        MctsThinker {
+            params,
+            evaluator,
+            tactics: None,
+            tree: None,
+            last: None,
+            name,
+        }
+    }
+
+    /// The MCTS over the classical evaluator.
+    pub fn classical(params: MctsParams) -> MctsThinker {
+        let evaluator = Arc::new(ClassicalEvaluator::new(params.classical_prior_sharpness));
+        MctsThinker::new(params, evaluator)
+    }
+
+    pub fn params(&self) -> &MctsParams {
+        &self.params
+    }
+
+    pub fn params_mut(&mut self) -> &mut MctsParams {
+        &mut self.params
+    }
+
+    pub fn evaluator(&self) -> &Arc<dyn Evaluator> {
+        &self.evaluator
+    }
+
+    /// Plugs in a tactical check (the threat solver), run on every position expanded.
+    pub fn set_tactical_check(&mut self, check: Option<Arc<dyn TacticalCheck>>) {
+        self.tactics = check;
+        // Proofs found without it (or with another) would not mix well with its own.
+        self.tree = None;
+    }
+
+    /// Statistics of the last search.
+    pub fn last_search(&self) -> Option<&SearchStats> {
+        self.last.as_ref()
+    }
+
+    /// Nodes in the kept tree (walks it) and the root's visits.
+    pub fn tree_size(&self) -> Option<(u64, u32)> {
+        self.tree
+            .as_ref()
+            .map(|t| (t.node_count(), t.root().visits()))
+    }
+
+    /// The tree's byte budget for these limits.
+    fn tree_limit(&self, limits: &super::Limits) -> u64 {
+        let cap = self.params.tree_cap_bytes;
+        match limits.max_memory_bytes {
+            None => cap,
+            Some(total) => {
+                let share = (total as f64 * self.params.tree_memory_share as f64) as u64;
+                share.saturating_sub(self.evaluator.memory_bytes()).min(cap)
+            }
+        }
+    }
+}
+
+/// The blocked points that are on the board, as sorted board indices.
+fn excluded_indices(board: &Board, blocked: &[Point]) -> Vec<usize> {
+    let mut out: Vec<usize> = blocked
+        .iter()
+        .filter(|p| board.is_on_board(p.x as i32, p.y as i32))
+        .map(|&p| board.index(p))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The stop checks beyond the cheap ones, run every few milliseconds by one thread: the target
+/// deadline (extended while the choice is unsettled), the depth limit and smart stopping.
+fn monitor(s: &Search<'_>, params: &MctsParams, board: &Board) {
+    let root = s.tree.root();
+    let now = Instant::now();
+    if let Some(depth) = s.limits.max_depth {
+        let first = outcome::best_edge(root, params);
+        if outcome::principal_variation(root, board, first).len() as u32 >= depth {
+            s.finish();
+            return;
+        }
+    }
+    let Some(target) = s.limits.target else {
+        return;
+    };
+    if now >= target {
+        // Past the target with the most visited move not the one we would play: allow up to
+        // as much time again (never past the hard deadline) for the choice to settle.
+        let extended = target + target.saturating_duration_since(s.started);
+        if outcome::is_settled(root, params) || now >= extended {
+            s.finish();
+        }
+        return;
+    }
+    if !params.smart_stop {
+        return;
+    }
+    let edges = root.edges();
+    if edges.len() == 1 {
+        // A forced move: nothing to think about.
+        s.finish();
+        return;
+    }
+    let done = s.playouts.load(Ordering::Relaxed);
+    let elapsed = now.duration_since(s.started).as_secs_f64();
+    if done < 200 || elapsed <= 0.0 {
+        return;
+    }
+    let left = target.saturating_duration_since(now).as_secs_f64();
+    let still_to_come = done as f64 / elapsed * left;
+    let mut top = [0u32; 2];
+    for e in edges {
+        let n = e.child().map_or(0, |c| c.visits());
+        if n > top[0] {
+            top = [n, top[0]];
+        } else if n > top[1] {
+            top[1] = n;
+        }
+    }
+    if (top[0] - top[1]) as f64 > still_to_come {
+        s.finish();
+    }
+}
+
+impl Thinker for MctsThinker {
+    fn think(&mut self, request: &ThinkRequest, stop: &AtomicBool) -> ThinkResult {
+        let started = Instant::now();
+        let board = &request.board;
+        let exclude = excluded_indices(board, &request.blocked);
+        let limit = self.tree_limit(&request.limits);
+        let tree = match self.tree.take() {
+            Some(mut t) => {
+                t.advance(board, exclude);
+                t
+            }
+            None => Tree::new(board.clone(), exclude),
+        };
+        let mut tree = tree;
+        tree.set_limit(limit);
+        let reused_visits = tree.root().visits();
+        let threads = self.evaluator.search_threads(request.limits.threads);
+        let params = &self.params;
+
+        let mut search = Search::new(
+            &tree,
+            params,
+            &request.limits,
+            stop,
+            self.tactics.as_deref(),
+        );
+        let mut main = Worker::new(self.evaluator.leaf_evaluator(), board);
+        if tree.root().expansion() != Expansion::Expanded {
+            main.expand_root(&search);
+        }
+        if let Some(noise) = params.root_noise {
+            search.noise = noise::dirichlet(noise.alpha, tree.root().edges().len());
+        }
+        std::thread::scope(|scope| {
+            let search = &search;
+            for _ in 1..threads {
+                let leaf = self.evaluator.leaf_evaluator();
+                scope.spawn(move || Worker::new(leaf, board).run(search, || {}));
+            }
+            let mut checked = Instant::now();
+            main.run(search, || {
+                if checked.elapsed() >= MONITOR_EVERY {
+                    checked = Instant::now();
+                    monitor(search, params, board);
+                }
+            });
+            search.finish();
+        });
+        drop(main);
+
+        let root = tree.root();
+        let best_edge = outcome::best_edge(root, params);
+        let mut best = best_edge.map(|i| board.point(root.edges()[i].mv()));
+        if best.is_some_and(|p| !is_playable(board, p, &request.blocked)) {
+            log::error!("mcts chose an unplayable move {best:?}; falling back");
+            best = None;
+        }
+        if best.is_none() {
+            best =
+                super::classical::best_move(board, &request.blocked).map(|(i, _)| board.point(i));
+        }
+        let pv = match best_edge {
+            Some(_) if best.is_some() => outcome::principal_variation(root, board, best_edge),
+            _ => best
+                .map(|p| vec![(board.side_to_move(), p)])
+                .unwrap_or_default(),
+        };
+        let playouts = search.playouts.load(Ordering::Relaxed);
+        let max_depth = search.max_depth.load(Ordering::Relaxed);
+        let elapsed = started.elapsed();
+        let info = SearchInfo {
+            depth_min: pv.len() as u32,
+            depth_max: max_depth.max(pv.len() as u32),
+            eval: outcome::root_eval(root, best_edge),
+            nodes: playouts,
+            elapsed,
+            pv,
+        };
+        let ranked = outcome::ranked(root, board);
+        let stats = SearchStats {
+            reused_visits,
+            playouts,
+            collisions: search.collisions.load(Ordering::Relaxed),
+            max_depth,
+            threads,
+            elapsed,
+            tree_bytes: tree.bytes(),
+            tree_limit: limit,
+        };
+        drop(search);
+        log::debug!("{}: {stats:?}", self.name);
+        self.last = Some(stats);
+        self.tree = Some(tree);
+        ThinkResult { best, info, ranked }
+    }
+
+    fn clear(&mut self) {
+        self.tree = None;
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn set_style(&mut self, style: Style) {
+        // The tree keeps wins and draws apart, so it stays valid under the new weights.
+        self.params.style = style;
+    }
+}
+
+/// Whether the side to move may play `p` (on the board, empty, not forbidden, not blocked).
+fn is_playable(board: &Board, p: Point, blocked: &[Point]) -> bool {
+    board.is_empty(p)
+        && !blocked.contains(&p)
+        && !(board.side_to_move() == crate::game::Color::Black
+            && board.rule().has_forbidden()
+            && board.is_forbidden(p))
+}

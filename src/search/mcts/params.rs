@@ -1,0 +1,72 @@
+//! The knobs of the tree search (the `[search]` section of the config).
+pub use crate::search::Style;
+
+/// Root exploration noise for self-play.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootNoise {
+    /// Dirichlet concentration.
+    pub alpha: f32,
+    /// Share of the prior replaced by noise.
+    pub fraction: f32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsParams {
+    /// PUCT exploration constant.
+    pub exploration: f32,
+    /// First-play urgency: an unvisited move is valued at its parent's value minus this.
+    pub fpu_reduction: f32,
+    /// How many losses a playout in flight counts as while it passes through a node.
+    pub virtual_loss: f32,
+    pub style: Style,
+    /// Final move: most visits, unless a move with at least a tenth of its visits has a higher
+    /// lower confidence bound (`mean - lcb_z * stddev`); 0 disables the guard.
+    pub lcb_z: f32,
+    /// Share of the memory limit the tree may use (the rest is the process, caches, stacks).
+    pub tree_memory_share: f32,
+    /// Stop before the target time when the best move can no longer change, or is the only one.
+    pub smart_stop: bool,
+    /// Dirichlet noise on the root priors (self-play only).
+    pub root_noise: Option<RootNoise>,
+    /// Sharpness of the classical evaluator's prior softmax (higher: more peaked).
+    pub classical_prior_sharpness: f32,
+    /// The tree never holds more than this, whatever the memory limit says.
+    pub tree_cap_bytes: u64,
+}
+
+impl Default for MctsParams {
+    fn default() -> MctsParams {
+        MctsParams {
+            exploration: 1.5,
+            fpu_reduction: 0.2,
+            virtual_loss: 1.0,
+            style: Style::Classic,
+            lcb_z: 1.65,
+            tree_memory_share: 0.75,
+            smart_stop: true,
+            root_noise: None,
+            classical_prior_sharpness: 1.0,
+            tree_cap_bytes: 2 << 30,
+        }
+    }
+}
+
+impl MctsParams {
+    pub fn draw_weight(&self) -> f32 {
+        self.style.draw_weight()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn styles_order_the_draw() {
+        assert_eq!(Style::from_protocol(1), Some(Style::Classic));
+        assert_eq!(Style::from_protocol(3), None);
+        let [d, c, o] = [0, 1, 2].map(|v| Style::from_protocol(v).unwrap().draw_weight());
+        assert!(1.0 > d && d > c && c > o && o > 0.0);
+        assert_eq!(c, 0.5);
+    }
+}

@@ -1,0 +1,482 @@
+//! One search: the shared state of its threads and the playout loop each thread runs
+//! (select with PUCT and virtual loss, expand and evaluate a leaf, back the value up, propagate
+//! proofs).
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::movegen::{Analysis, MoveGen};
+use super::node::{edges_bytes, Edge, Expansion, Node, Proof, Wdl, NODE_BYTES};
+use super::params::MctsParams;
+use super::tactics::TacticalCheck;
+use super::tree::Tree;
+use crate::game::Board;
+use crate::search::evaluator::{Leaf, LeafEvaluator};
+use crate::search::Limits;
+
+/// What the threads of one search share.
+pub(crate) struct Search<'a> {
+    pub tree: &'a Tree,
+    pub params: &'a MctsParams,
+    pub limits: &'a Limits,
+    pub stop: &'a AtomicBool,
+    pub tactics: Option<&'a dyn TacticalCheck>,
+    /// Noise mixed into the root priors, one per root edge (empty: none).
+    pub noise: Vec<f32>,
+    pub started: Instant,
+    /// Set when a limit is reached: every thread finishes its playout and leaves.
+    pub finished: AtomicBool,
+    /// Playouts completed (or reserved by a thread about to complete one).
+    pub playouts: AtomicU64,
+    pub collisions: AtomicU64,
+    /// Deepest playout of this search, in plies from the root.
+    pub max_depth: AtomicU32,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(
+        tree: &'a Tree,
+        params: &'a MctsParams,
+        limits: &'a Limits,
+        stop: &'a AtomicBool,
+        tactics: Option<&'a dyn TacticalCheck>,
+    ) -> Search<'a> {
+        Search {
+            tree,
+            params,
+            limits,
+            stop,
+            tactics,
+            noise: Vec::new(),
+            started: Instant::now(),
+            finished: AtomicBool::new(false),
+            playouts: AtomicU64::new(0),
+            collisions: AtomicU64::new(0),
+            max_depth: AtomicU32::new(0),
+        }
+    }
+
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::Relaxed);
+    }
+
+    /// The cheap limits every thread checks before each playout.
+    pub fn should_stop(&self) -> bool {
+        if self.finished.load(Ordering::Relaxed) {
+            return true;
+        }
+        // The target deadline is the monitor's call (it may extend it); the hard one is not.
+        let done = self.stop.load(Ordering::Relaxed)
+            || self.tree.root().proof().is_some()
+            || self.limits.past_hard(Instant::now());
+        if done {
+            self.finish();
+        }
+        done
+    }
+
+    /// Reserves one playout under `max_nodes`; false when the limit is reached.
+    fn reserve_playout(&self) -> bool {
+        let n = self.playouts.fetch_add(1, Ordering::Relaxed);
+        if self.limits.max_nodes.is_some_and(|max| n >= max) {
+            self.playouts.fetch_sub(1, Ordering::Relaxed);
+            self.finish();
+            return false;
+        }
+        true
+    }
+}
+
+/// How a playout ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Playout {
+    Done,
+    /// It met a node another thread is expanding and was taken back.
+    Collision,
+    /// No playout left under `max_nodes`.
+    Refused,
+}
+
+/// One search thread.
+pub(crate) struct Worker<'t> {
+    leaf: Box<dyn LeafEvaluator>,
+    board: Board,
+    movegen: MoveGen,
+    path: Vec<&'t Node>,
+    priors: Vec<f32>,
+    analysis: Analysis,
+}
+
+impl<'t> Worker<'t> {
+    pub fn new(leaf: Box<dyn LeafEvaluator>, root_board: &Board) -> Worker<'t> {
+        Worker {
+            leaf,
+            board: root_board.clone(),
+            movegen: MoveGen::new(),
+            path: Vec::with_capacity(64),
+            priors: Vec::with_capacity(64),
+            analysis: Analysis::default(),
+        }
+    }
+
+    /// Runs playouts until the search says stop. `on_tick` runs between playouts (the monitor's
+    /// checks, on the thread that has them).
+    pub fn run(&mut self, search: &Search<'t>, mut on_tick: impl FnMut()) {
+        let mut collisions_in_a_row = 0u32;
+        while !search.should_stop() {
+            match self.playout(search) {
+                Playout::Done => collisions_in_a_row = 0,
+                Playout::Collision => {
+                    collisions_in_a_row += 1;
+                    // Everything worth visiting is being evaluated by others: let them work.
+                    if collisions_in_a_row > 64 {
+                        std::thread::sleep(std::time::Duration::from_micros(50));
+                    } else if collisions_in_a_row > 4 {
+                        std::thread::yield_now();
+                    }
+                }
+                Playout::Refused => break,
+            }
+            on_tick();
+        }
+    }
+
+    /// Expands the root if nobody has (whatever the limits: the answer needs its moves), and
+    /// counts it as a playout.
+    pub fn expand_root(&mut self, s: &Search<'t>) {
+        let root = s.tree.root();
+        if !root.try_begin_expansion() {
+            return;
+        }
+        s.playouts.fetch_add(1, Ordering::Relaxed);
+        self.path.clear();
+        root.add_in_flight();
+        self.path.push(root);
+        let value = self.expand(root, s);
+        self.back_up(value);
+    }
+
+    /// One playout from the root.
+    pub fn playout(&mut self, s: &Search<'t>) -> Playout {
+        if !s.reserve_playout() {
+            return Playout::Refused;
+        }
+        let tree = s.tree;
+        let root = tree.root();
+        self.path.clear();
+        root.add_in_flight();
+        self.path.push(root);
+        let mut node = root;
+        // The leaf's value for its side to move.
+        let value = loop {
+            if let Some(p) = node.proof() {
+                break p.wdl();
+            }
+            match node.expansion() {
+                Expansion::Unexpanded => {
+                    if tree.is_full() && node.visits() > 0 && self.path.len() > 1 {
+                        // No room to grow: the node's own average stands in for an evaluation.
+                        break node_value(node);
+                    }
+                    if node.try_begin_expansion() {
+                        break self.expand(node, s);
+                    }
+                    // Someone else claimed it just now; look again.
+                }
+                Expansion::Expanding => {
+                    self.take_back();
+                    s.playouts.fetch_sub(1, Ordering::Relaxed);
+                    s.collisions.fetch_add(1, Ordering::Relaxed);
+                    return Playout::Collision;
+                }
+                Expansion::Expanded => {
+                    let noise: &[f32] = if self.path.len() == 1 { &s.noise } else { &[] };
+                    let Some(child) = self.descend(node, s, noise) else {
+                        break node_value(node);
+                    };
+                    node = child;
+                }
+            }
+        };
+        self.back_up(value);
+        let depth = self.path.len() as u32 - 1;
+        s.max_depth.fetch_max(depth, Ordering::Relaxed);
+        for _ in 1..self.path.len() {
+            self.board.undo();
+        }
+        Playout::Done
+    }
+
+    /// Picks a child of the expanded `node`, plays its move and enters it. `None` when there is
+    /// nothing to enter (no moves, or the tree is full and no child exists).
+    fn descend(&mut self, node: &'t Node, s: &Search<'t>, noise: &[f32]) -> Option<&'t Node> {
+        let edges = node.edges();
+        let i = select(node, s.params, noise, false)?;
+        let (i, child) = match edges[i].child_or_create(|| s.tree.try_reserve(NODE_BYTES)) {
+            Some(c) => (i, c),
+            None => {
+                let j = select(node, s.params, noise, true)?;
+                (j, edges[j].child()?)
+            }
+        };
+        self.board.play_unchecked(edges[i].mv());
+        child.add_in_flight();
+        self.path.push(child);
+        Some(child)
+    }
+
+    /// Expands `node` (this thread claimed it) at the end of the path; returns its value.
+    fn expand(&mut self, node: &Node, s: &Search<'t>) -> Wdl {
+        let is_root = self.path.len() == 1;
+        let exclude: &[usize] = if is_root { s.tree.exclude() } else { &[] };
+        let analysis = &mut self.analysis;
+        self.movegen.analyse_into(&self.board, exclude, analysis);
+        let mut proof = analysis.proof;
+        if proof.is_none() && !is_root {
+            // Not at the root: a proof there would say who wins but not with which move; the
+            // root is proven through its children instead.
+            proof = s.tactics.and_then(|t| t.prove(&self.board));
+        }
+        let moves = &analysis.moves;
+        let value = match proof {
+            Some(p) if !is_root => {
+                // A decided position needs no evaluation; its moves only show the way.
+                self.priors.clear();
+                self.priors
+                    .resize(moves.len(), 1.0 / moves.len().max(1) as f32);
+                p.wdl()
+            }
+            _ => {
+                let leaf = Leaf {
+                    board: &self.board,
+                    moves,
+                    near: &analysis.near,
+                };
+                let v = self.leaf.evaluate(&leaf, &mut self.priors);
+                proof.map_or(v, Proof::wdl)
+            }
+        };
+        if let Some(p) = proof {
+            node.set_proof(p);
+        }
+        let bytes = edges_bytes(moves.len());
+        let fits = if is_root {
+            s.tree.force_reserve(bytes);
+            true
+        } else {
+            moves.is_empty() || s.tree.try_reserve(bytes)
+        };
+        if fits {
+            let edges: Box<[Edge]> = moves
+                .iter()
+                .zip(&self.priors)
+                .map(|(&m, &p)| Edge::new(m, p))
+                .collect();
+            node.finish_expansion(Some(edges));
+        } else {
+            node.finish_expansion(None);
+        }
+        value
+    }
+
+    /// Adds the playout's result to every node of the path, then settles proofs upwards.
+    fn back_up(&mut self, leaf_value: Wdl) {
+        // Node statistics belong to the player who moved into the node.
+        let mut v = leaf_value.flip();
+        for n in self.path.iter().rev() {
+            n.record(v);
+            v = v.flip();
+        }
+        let leaf = self.path[self.path.len() - 1];
+        if leaf.proof().is_some() {
+            for n in self.path.iter().rev().skip(1) {
+                if !update_proof(n) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Undoes a playout that collided: virtual losses off, moves taken back.
+    fn take_back(&mut self) {
+        for n in &self.path {
+            n.remove_in_flight();
+        }
+        for _ in 1..self.path.len() {
+            self.board.undo();
+        }
+    }
+}
+
+/// A node's value for its side to move from its own statistics (even when there are none).
+fn node_value(node: &Node) -> Wdl {
+    node.mean().map_or(Wdl::new(0.5, 0.0, 0.5), |m| m.flip())
+}
+
+/// The PUCT choice among `node`'s edges; `existing_only` skips edges without a child node.
+pub(crate) fn select(
+    node: &Node,
+    params: &MctsParams,
+    noise: &[f32],
+    existing_only: bool,
+) -> Option<usize> {
+    let edges = node.edges();
+    let dw = params.draw_weight();
+    let parent_visits = node.visits() + node.in_flight();
+    let explore = params.exploration * (parent_visits.max(1) as f32).sqrt();
+    let fpu = (node_value(node).score(dw) - params.fpu_reduction).max(0.0);
+    let mix = params.root_noise.filter(|_| !noise.is_empty());
+    let mut best: Option<(usize, f32)> = None;
+    for (i, e) in edges.iter().enumerate() {
+        let mut prior = e.prior();
+        if let Some(mix) = mix {
+            prior = (1.0 - mix.fraction) * prior + mix.fraction * noise[i];
+        }
+        let score = match e.child() {
+            None if existing_only => continue,
+            None => fpu + explore * prior,
+            Some(c) => {
+                let n = c.visits();
+                let vl = c.in_flight();
+                let q = match c.proof() {
+                    None if n + vl == 0 => fpu,
+                    None => {
+                        let (w, d) = c.sums();
+                        (w + dw * d) / (n as f32 + params.virtual_loss * vl as f32)
+                    }
+                    // The opponent is lost there: nothing beats it (the node's own proof follows).
+                    Some(Proof::Loss(_)) => return Some(i),
+                    // Lost for us: only if nothing else is left, then the longest.
+                    Some(Proof::Win(plies)) => {
+                        let score = -10.0 + plies as f32 * 1e-3;
+                        if best.is_none_or(|(_, b)| score > b) {
+                            best = Some((i, score));
+                        }
+                        continue;
+                    }
+                    Some(Proof::Draw) => dw,
+                };
+                q + explore * prior / (1.0 + (n + vl) as f32)
+            }
+        };
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((i, score));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// Settles `node`'s proof from its children's (MCTS-solver); true if it was set now.
+pub(crate) fn update_proof(node: &Node) -> bool {
+    if node.proof().is_some() || node.expansion() != Expansion::Expanded {
+        return false;
+    }
+    let edges = node.edges();
+    if edges.is_empty() {
+        return false;
+    }
+    let mut fastest_win: Option<u32> = None;
+    let mut slowest_loss = 0;
+    let mut all_proven = true;
+    let mut any_draw = false;
+    for e in edges {
+        match e.child().and_then(Node::proof) {
+            Some(Proof::Loss(n)) => {
+                fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1)));
+            }
+            Some(Proof::Win(n)) => slowest_loss = slowest_loss.max(n + 1),
+            Some(Proof::Draw) => any_draw = true,
+            None => all_proven = false,
+        }
+    }
+    let proof = match fastest_win {
+        Some(n) => Proof::Win(n),
+        None if !all_proven => return false,
+        None if any_draw => Proof::Draw,
+        None => Proof::Loss(slowest_loss),
+    };
+    node.set_proof(proof)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded(n: usize) -> Node {
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges: Vec<Edge> = (0..n).map(|i| Edge::new(i, 1.0 / n as f32)).collect();
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        node
+    }
+
+    fn child(node: &Node, i: usize) -> &Node {
+        node.edges()[i].child_or_create(|| true).unwrap()
+    }
+
+    #[test]
+    fn a_lost_child_proves_a_win_and_all_won_children_a_loss() {
+        let node = expanded(3);
+        assert!(!update_proof(&node));
+        child(&node, 0).set_proof(Proof::Win(4));
+        child(&node, 1).set_proof(Proof::Loss(6));
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Win(7)));
+
+        let node = expanded(2);
+        child(&node, 0).set_proof(Proof::Win(2));
+        assert!(!update_proof(&node), "one child still open");
+        child(&node, 1).set_proof(Proof::Win(8));
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Loss(9)), "the longest resistance");
+
+        let node = expanded(2);
+        child(&node, 0).set_proof(Proof::Win(2));
+        child(&node, 1).set_proof(Proof::Draw);
+        assert!(update_proof(&node));
+        assert_eq!(node.proof(), Some(Proof::Draw));
+    }
+
+    #[test]
+    fn selection_prefers_prior_then_value_and_skips_lost_moves() {
+        let params = MctsParams::default();
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges = vec![Edge::new(0, 0.1), Edge::new(1, 0.6), Edge::new(2, 0.3)];
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        assert_eq!(select(&node, &params, &[], false), Some(1));
+        assert_eq!(
+            select(&node, &params, &[], true),
+            None,
+            "no child exists yet"
+        );
+        // The favourite turns out lost for us: the next best prior is tried.
+        child(&node, 1).set_proof(Proof::Win(3));
+        assert_eq!(select(&node, &params, &[], false), Some(2));
+        // A child lost for the opponent is taken at once.
+        child(&node, 0).set_proof(Proof::Loss(2));
+        assert_eq!(select(&node, &params, &[], false), Some(0));
+    }
+
+    #[test]
+    fn virtual_loss_steers_threads_apart() {
+        let params = MctsParams::default();
+        let node = Node::new();
+        assert!(node.try_begin_expansion());
+        let edges = vec![Edge::new(0, 0.5), Edge::new(1, 0.5)];
+        node.finish_expansion(Some(edges.into_boxed_slice()));
+        for i in 0..2 {
+            let c = child(&node, i);
+            for _ in 0..10 {
+                node.add_in_flight();
+                node.record(Wdl::new(0.5, 0.0, 0.5));
+                c.add_in_flight();
+                c.record(Wdl::new(0.5, 0.0, 0.5));
+            }
+        }
+        let first = select(&node, &params, &[], false).unwrap();
+        // A playout in flight through `first` makes the other edge the better pick.
+        child(&node, first).add_in_flight();
+        node.add_in_flight();
+        assert_eq!(select(&node, &params, &[], false), Some(1 - first));
+    }
+}

@@ -1,0 +1,23 @@
+//! The slot where a tactical checker (the threat-space solver of `src/solver/`) plugs into the
+//! tree search: before a new position below the root is evaluated, the check may prove it won
+//! or lost, and the proof then propagates up the tree like any terminal result (the root itself
+//! is proven through its children, so that the search knows the move that wins).
+use super::node::Proof;
+use crate::game::Board;
+
+/// A tactical check the search runs on every position it expands.
+pub trait TacticalCheck: Send + Sync {
+    /// The proven result of `board` for its side to move, if the check finds one. It is called
+    /// often: keep it cheap (or budgeted), and only answer what is certain.
+    fn prove(&self, board: &Board) -> Option<Proof>;
+}
+
+/// Any suitable function is a check.
+impl<F> TacticalCheck for F
+where
+    F: Fn(&Board) -> Option<Proof> + Send + Sync,
+{
+    fn prove(&self, board: &Board) -> Option<Proof> {
+        self(board)
+    }
+}
