@@ -44,7 +44,10 @@ fn gomocup_mode_answers_unknown_to_other_dialects() {
     b.send("SWAP2BOARD");
     b.send("DONE");
     assert_eq!(b.answer(), "UNKNOWN DONE");
-    // An extended INFO key changes nothing in gomocup mode: still a plain move, no SUGGEST.
+    // INFO prints nothing in gomocup mode, not even INFO evaluate (debug-only there); an
+    // extended INFO key changes nothing: still a plain move, no SUGGEST.
+    b.send("INFO evaluate 3,4");
+    b.expect_silence(Duration::from_millis(200));
     b.send("INFO analysis_mode 1");
     b.send("INFO timeout_turn 100");
     b.send("TURN 7,7");
@@ -169,4 +172,55 @@ fn yixin_transposed_coordinates() {
     let m = b.expect_move();
     // The block is at x=3, y=2 or y=7, which Yixin-Board reads as (row, column) = (2,3) / (7,3).
     assert!(m == Point::new(2, 3) || m == Point::new(7, 3), "got {m}");
+}
+
+#[test]
+fn info_evaluate_answers_from_the_tree() {
+    let mut b = Brain::start();
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO timeout_turn 300");
+    b.send("TURN 7,7");
+    let m = b.expect_move();
+    // The tree was rooted before our move: the path from now on is our move's subtree.
+    b.send("INFO evaluate");
+    let now = b.line();
+    assert!(now.starts_with("MESSAGE depth"), "{now}");
+    assert!(now.contains(" n "), "{now}");
+    // A path into the tree: the opponent's most likely reply is in it if anything is.
+    b.send("INFO evaluate 0,0 0,1 0,2 0,3");
+    assert_eq!(
+        b.line(),
+        "MESSAGE",
+        "a path far from the tree must give an empty MESSAGE"
+    );
+    b.send("INFO evaluate 99,99");
+    assert_eq!(b.line(), "MESSAGE");
+    let _ = m;
+}
+
+#[test]
+fn yixin_realtime_output_while_searching() {
+    // The search must run long enough to report: no early stop on a settled move.
+    let cfg = config_with("realtime", "[search]\nsmart_stop = false\n");
+    let mut b = Brain::start_with_config(&cfg);
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO show_detail 1");
+    b.send("INFO timeout_turn 1500");
+    b.send("TURN 7,7");
+    let mut realtime = Vec::new();
+    let m = loop {
+        let l = b.line();
+        if let Some(p) = l.strip_prefix("MESSAGE REALTIME BEST ") {
+            realtime.push(common::parse_move(p).expect("a point"));
+        } else if let Some(p) = common::parse_move(&l) {
+            break p;
+        }
+    };
+    assert!(!realtime.is_empty(), "no live output in {:?}", b.transcript);
+    for p in &realtime {
+        assert!(*p != Point::new(7, 7) && p.x < 15 && p.y < 15);
+    }
+    assert_ne!(m, Point::new(7, 7));
 }

@@ -75,7 +75,6 @@ fn info_prints_nothing_and_about_answers() {
         "INFO time_left 300000",
         "INFO game_type 1",
         "INFO rule 1",
-        "INFO evaluate 3,4",
         "INFO folder C:\\some folder\\x",
         "INFO some_future_key 42",
         "INFO rule 77",

@@ -10,9 +10,11 @@ use super::worker::{think_job, Job, JobOutput, Running};
 use crate::config::{Config, ProtocolMode};
 use crate::game::{Board, Point, Rule};
 use crate::protocol::{format, Command, CoordMap, Field, InfoKey, Output, Parsed};
-use crate::search::{Limits, ThinkRequest, ThinkResult, Thinker};
+use crate::search::{Limits, ProgressSink, Style, ThinkRequest, ThinkResult, Thinker};
 use crossbeam_channel::{Receiver, Sender};
+use parking_lot::Mutex;
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Everything that reaches the controller.
@@ -58,6 +60,10 @@ struct Settings {
     max_memory: Option<u64>,
     threads: usize,
     analysis_mode: bool,
+    /// `INFO style`, handed to the thinker before each search.
+    style: Option<Style>,
+    /// Yixin's `INFO show_detail`: live `MESSAGE REALTIME` output while searching.
+    realtime: bool,
 }
 
 pub struct Controller {
@@ -123,6 +129,8 @@ impl Controller {
                 max_memory,
                 threads,
                 analysis_mode: false,
+                style: None,
+                realtime: false,
             },
             thinker: Some(thinker),
             active: None,
@@ -186,7 +194,7 @@ impl Controller {
     fn dispatch(&mut self, parsed: Parsed, at: Instant) {
         if let Some(active) = &self.active {
             if let Parsed::Command(cmd) = &parsed {
-                if !needs_quiet(cmd) {
+                if !needs_quiet(cmd) && !matches!(cmd, Command::Info(InfoKey::Evaluate(_))) {
                     self.handle(parsed, at);
                     return;
                 }
@@ -451,6 +459,14 @@ impl Controller {
                 }
             }
             InfoKey::AnalysisMode(v) => self.settings.analysis_mode = v == 1,
+            InfoKey::Style(v) => match Style::from_protocol(v) {
+                Some(style) => self.settings.style = Some(style),
+                None => self
+                    .pending_errors
+                    .push(format!("INFO style {v}: expected 0, 1 or 2")),
+            },
+            InfoKey::ShowDetail(v) => self.settings.realtime = v > 0,
+            InfoKey::Evaluate(path) => self.evaluate(path),
             // Accepted and ignored: they do not change how we play (or not yet).
             other => log::debug!("INFO ignored: {other:?}"),
         }
@@ -589,8 +605,48 @@ impl Controller {
             .ok_or_else(|| "no game: send START first".to_string())
     }
 
+    /// `INFO evaluate [path]` (extended 3.3.1): what the kept tree says about the position after
+    /// the path, as a MESSAGE; an empty MESSAGE when the path is not in it. Gomocup's debug-only
+    /// mouse position (gomocup mode) is ignored, as the base protocol asks of release brains.
+    fn evaluate(&mut self, path: Vec<Point>) {
+        if self.config.protocol.mode == ProtocolMode::Gomocup {
+            return;
+        }
+        let (Some(game), Some(thinker)) = (&self.game, &self.thinker) else {
+            self.out.line(&format::message(""));
+            return;
+        };
+        let text = thinker
+            .evaluate_path(game.board(), &path)
+            .map(|info| super::report::search_message(&info))
+            .unwrap_or_default();
+        self.out.line(&format::message(&text));
+    }
+
+    /// The live-output sink for Yixin-Board: the best move each time it changes.
+    fn progress_sink(&self) -> ProgressSink {
+        let out = self.out.clone();
+        let coords = self.coords;
+        let last: Mutex<Option<Point>> = Mutex::new(None);
+        Arc::new(move |_info, best| {
+            let mut last = last.lock();
+            if let Some(best) = best {
+                if *last != Some(best) {
+                    *last = Some(best);
+                    out.line(&format::realtime_best(coords.to_protocol(best)));
+                }
+            }
+        })
+    }
+
     fn start_job(&mut self, job: Job, purpose: Purpose, at: Instant) {
-        let thinker = self.thinker.take().expect("the thinker is home when idle");
+        let mut thinker = self.thinker.take().expect("the thinker is home when idle");
+        if let Some(style) = self.settings.style {
+            thinker.set_style(style);
+        }
+        // Live output is about the game's position: not for opening duties' side searches.
+        let live = self.settings.realtime && purpose != Purpose::Opening;
+        thinker.set_progress(live.then(|| self.progress_sink()));
         let search = Running::start(thinker, job, self.sender.clone(), search_done);
         self.active = Some(Active {
             search,

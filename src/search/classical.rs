@@ -54,14 +54,28 @@ pub fn point_score(board: &Board, idx: usize, me: Color) -> f32 {
 /// [`point_score`] from the four line patterns a stone of ours (`own`) and of the opponent's
 /// (`theirs`) would make on the point, for callers that already have them.
 pub fn point_score_from(own: [Pattern; 4], theirs: [Pattern; 4]) -> f32 {
-    let attack = threat_value(Threat::from_patterns(own));
-    let defence = threat_value(Threat::from_patterns(theirs));
+    point_score_with(
+        own,
+        theirs,
+        Threat::from_patterns(own),
+        Threat::from_patterns(theirs),
+    )
+}
+
+/// [`point_score_from`] when the combined threats are known too.
+#[inline]
+pub fn point_score_with(
+    own: [Pattern; 4],
+    theirs: [Pattern; 4],
+    own_threat: Threat,
+    their_threat: Threat,
+) -> f32 {
     let lines: f32 = own
         .iter()
         .chain(theirs.iter())
         .map(|&p| line_value(p))
         .sum();
-    attack + DEFENCE * defence + lines
+    threat_value(own_threat) + DEFENCE * threat_value(their_threat) + lines
 }
 
 /// Candidate moves for the side to move: legal, not blocked, within two points of a stone

@@ -13,7 +13,9 @@ pub mod mcts;
 mod think;
 
 pub use mcts::{MctsParams, MctsThinker};
-pub use think::{Eval, Limits, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
+pub use think::{
+    Eval, Limits, ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker,
+};
 
 use crate::config::Config;
 

@@ -1,7 +1,12 @@
 //! What the controller hands a search and what it gets back.
 use crate::game::{Board, Color, Point};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Receives a running search's current view (live analysis output, Yixin-Board's REALTIME):
+/// the search so far, and its best move.
+pub type ProgressSink = Arc<dyn Fn(&SearchInfo, Option<Point>) + Send + Sync>;
 
 /// How draws are valued (`INFO style`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -170,4 +175,14 @@ pub trait Thinker: Send {
 
     /// Sets how draws are valued (`INFO style`); thinkers without draw values ignore it.
     fn set_style(&mut self, _style: Style) {}
+
+    /// Where to report progress during later searches (`None`: nowhere). Thinkers that finish
+    /// at once may ignore it.
+    fn set_progress(&mut self, _sink: Option<ProgressSink>) {}
+
+    /// What earlier searches found about the position after playing `path` from `board`
+    /// (`INFO evaluate`), or `None` when that position is not in what the thinker kept.
+    fn evaluate_path(&self, _board: &Board, _path: &[Point]) -> Option<SearchInfo> {
+        None
+    }
 }

@@ -1,1 +1,266 @@
-//! TODO(room): filled in by its issue.
+//! Threat-space search: proven wins and losses from continuous threats, for either side.
+//!
+//! - VCF (victory by continuous fours) and VCT (fours and threats that create a winning point,
+//!   such as open threes) for an attacker who need not be the side to move: when it is not, the
+//!   question is "what if the side to move passed?".
+//! - Rule-aware through the board's patterns: in renju black's forbidden points are neither threats
+//!   nor defences for black, and white wins when black's only block is forbidden; overlines are
+//!   not fives under exact-five rules; a caro five blocked at both ends is not a win (and a stone
+//!   past the end of a run is a caro block).
+//! - In VCT the defender answers a threat with any stone that spoils all the attacker's winning
+//!   points, or with a four of its own that the attacker must answer first.
+//!
+//! Modules: `budget` (limits), `table` (transposition table), `threats` (threat geometry),
+//! `search` (the AND/OR search and its winning lines), `suite` (reference positions for tests and
+//! benchmarks).
+//!
+//! Known limits of the rule model: renju forbidden points are recomputed exactly on every move,
+//! but the zones where a defender's stone is assumed to matter are the lines (and, for a white
+//! four completing on a forbidden point, the 11x11 square) around the threat; a stone farther
+//! away that flips a forbidden point through a chain of "real three" checks is not considered.
+mod budget;
+mod search;
+pub mod suite;
+mod table;
+mod threats;
+
+pub use budget::{Budget, DEFAULT_VCT_DEPTH};
+
+use crate::game::{Board, Color, Point};
+use budget::Meter;
+use search::{Mode, RootResult, Search};
+use table::Table;
+use threats::{five_blocks, legal, put, zone};
+
+/// The result of a VCF or VCT search.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// A proven win. `line` starts with the attacker's move and alternates attacker, defender;
+    /// defender moves are forced blocks (VCF) or one of the defences (VCT). It normally ends with
+    /// the attacker's five; in renju it may end with black's forced move onto a forbidden point.
+    Win { line: Vec<Point> },
+    /// No win exists within the search's scope (fours only for VCF; up to the depth for VCT).
+    NoWin,
+    /// The budget ran out first.
+    Unknown,
+}
+
+impl Outcome {
+    pub fn is_win(&self) -> bool {
+        matches!(self, Outcome::Win { .. })
+    }
+
+    /// The attacker's first move of a win.
+    pub fn first_move(&self) -> Option<Point> {
+        match self {
+            Outcome::Win { line } => line.first().copied(),
+            _ => None,
+        }
+    }
+}
+
+/// What [`Solver::quick`] proves for the side to move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ProvenResult {
+    /// The side to move wins; the line as in [`Outcome::Win`].
+    Win { line: Vec<Point> },
+    /// The side to move loses: the opponent has fives it cannot stop.
+    Loss,
+}
+
+/// The threat solver. Owns its transposition table; reuse it across calls (also across rules and
+/// board sizes: entries are keyed by both).
+pub struct Solver {
+    table: Table,
+    nodes: u64,
+    quick_nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// Table size of [`Solver::new`]: 2^18 slots of 16 bytes (4 MiB).
+    pub const DEFAULT_TABLE_BITS: u32 = 18;
+    /// Node budget of [`Solver::quick`]'s VCF unless changed.
+    pub const DEFAULT_QUICK_NODES: u64 = 2_000;
+
+    pub fn new() -> Solver {
+        Solver::with_table_bits(Solver::DEFAULT_TABLE_BITS)
+    }
+
+    /// A solver whose table holds `2^bits` entries of 16 bytes (bits clamped to 1..=30).
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver {
+            table: Table::new(bits),
+            nodes: 0,
+            quick_nodes: Solver::DEFAULT_QUICK_NODES,
+        }
+    }
+
+    /// Number of table entries.
+    pub fn table_entries(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Forgets everything the table learnt.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Nodes visited by the last call (all of its searches).
+    pub fn last_nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Sets the VCF node budget of [`Solver::quick`].
+    pub fn set_quick_nodes(&mut self, nodes: u64) {
+        self.quick_nodes = nodes;
+    }
+
+    /// Whether `attacker`, moving now, wins by continuous fours.
+    pub fn vcf(&mut self, board: &Board, attacker: Color, budget: Budget) -> Outcome {
+        self.solve(board, attacker, budget, Mode::Vcf)
+    }
+
+    /// Whether `attacker`, moving now, wins by continuous fours and threes (at most
+    /// `budget.max_depth` threat moves before the closing VCF).
+    pub fn vct(&mut self, board: &Board, attacker: Color, budget: Budget) -> Outcome {
+        self.solve(board, attacker, budget, Mode::Vct)
+    }
+
+    fn solve(&mut self, board: &Board, attacker: Color, budget: Budget, mode: Mode) -> Outcome {
+        let mut search = Search::new(
+            board.clone(),
+            &mut self.table,
+            Meter::new(&budget),
+            attacker,
+        );
+        let result = search.solve(mode, budget.max_depth, true, budget.nodes);
+        self.nodes = search.meter.nodes();
+        match result {
+            RootResult::Win(line) => Outcome::Win {
+                line: line.into_iter().map(|i| board.point(i)).collect(),
+            },
+            RootResult::NoWin => Outcome::NoWin,
+            RootResult::Unknown => Outcome::Unknown,
+        }
+    }
+
+    /// The moves of `attacker`'s opponent (normally the side to move) that refute the attacker's
+    /// four or VCF: after each of them the attacker has no VCF (or none was found within the
+    /// budget: unknown counts as refuted, so nothing good is thrown away).
+    ///
+    /// - `None`: the attacker has no five point and no VCF was found; nothing needs refuting.
+    /// - `Some(moves)`: the defender must play one of `moves`; empty means it is lost. When the
+    ///   defender has a five of its own, `moves` are its five points.
+    ///
+    /// Candidates are the blocks of the attacker's fives, or every point near the attacker's
+    /// winning line (where a stone can change it) plus the defender's own fours, each one checked.
+    pub fn defences(
+        &mut self,
+        board: &Board,
+        attacker: Color,
+        budget: Budget,
+    ) -> Option<Vec<Point>> {
+        let defender = attacker.opponent();
+        let own_fives = board.five_points(defender);
+        if !own_fives.is_empty() {
+            self.nodes = 0;
+            return Some(own_fives.into_iter().map(|i| board.point(i)).collect());
+        }
+        let mut search = Search::new(
+            board.clone(),
+            &mut self.table,
+            Meter::new(&budget),
+            attacker,
+        );
+        let a_fives = search.board.five_points(attacker);
+        let candidates = if !a_fives.is_empty() {
+            five_blocks(&mut search.board, &a_fives, attacker)
+        } else {
+            match search.solve(Mode::Vcf, 0, true, budget.nodes) {
+                RootResult::Win(line) => {
+                    let mut near = zone(&search.board, &line, 5);
+                    for q in search.board.four_points(defender) {
+                        if !near.contains(&q) {
+                            near.push(q);
+                        }
+                    }
+                    near.retain(|&q| legal(&search.board, q, defender));
+                    near
+                }
+                RootResult::NoWin | RootResult::Unknown => {
+                    self.nodes = search.meter.nodes();
+                    return None;
+                }
+            }
+        };
+        let mut refutations = Vec::new();
+        for q in candidates {
+            put(&mut search.board, q, defender);
+            let result = search.solve(Mode::Vcf, 0, false, 0);
+            search.board.undo();
+            if !matches!(result, RootResult::Win(_)) {
+                refutations.push(board.point(q));
+            }
+        }
+        self.nodes = search.meter.nodes();
+        Some(refutations)
+    }
+
+    /// A cheap verdict for the side to move, for search-tree nodes: a five now, fives of the
+    /// opponent that cannot all be stopped, or a VCF within the quick node budget.
+    pub fn quick(&mut self, board: &Board) -> Option<ProvenResult> {
+        let me = board.side_to_move();
+        let opponent = me.opponent();
+        if let Some(&f) = board.five_points(me).first() {
+            self.nodes = 0;
+            return Some(ProvenResult::Win {
+                line: vec![board.point(f)],
+            });
+        }
+        let their_fives = board.five_points(opponent);
+        if !their_fives.is_empty() {
+            let mut scratch = board.clone();
+            if five_blocks(&mut scratch, &their_fives, opponent).is_empty() {
+                self.nodes = 0;
+                return Some(ProvenResult::Loss);
+            }
+        }
+        match self.vcf(board, me, Budget::nodes(self.quick_nodes)) {
+            Outcome::Win { line } => Some(ProvenResult::Win { line }),
+            Outcome::NoWin | Outcome::Unknown => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rule;
+
+    #[test]
+    fn smoke_open_three_is_a_vcf() {
+        let b = Board::from_diagram(
+            Rule::Freestyle,
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . x x x . . . . .
+            . . . . . . . . . . .
+            . . . o . o . o . . .
+            . . . . . . . . . . .",
+        )
+        .unwrap();
+        let mut s = Solver::new();
+        let r = s.vcf(&b, Color::Black, Budget::default());
+        eprintln!("{r:?} nodes {}", s.last_nodes());
+        assert!(r.is_win());
+        let r = s.vct(&b, Color::White, Budget::default());
+        eprintln!("{r:?} nodes {}", s.last_nodes());
+    }
+}

@@ -2,7 +2,7 @@
 //! through a softmax over the moves, value from the balance of threats and shapes.
 use super::{softmax_in_place, Evaluator, Leaf, LeafEvaluator};
 use crate::game::{Board, Color, Pattern, Threat};
-use crate::search::classical::{line_value, point_score_from};
+use crate::search::classical::{line_value, point_score_with};
 use crate::search::mcts::{NearPoint, Wdl};
 
 /// The network-free evaluator (the default).
@@ -66,7 +66,12 @@ impl ClassicalLeaf {
                 Ok(k) => near[k],
                 Err(_) => NearPoint::read(board, m),
             };
-            let s = point_score_from(point.patterns(me), point.patterns(opp));
+            let s = point_score_with(
+                point.patterns(me),
+                point.patterns(opp),
+                point.threat(me),
+                point.threat(opp),
+            );
             // Threat values span 1e1..1e7: a log keeps the softmax from collapsing onto one move
             // while still ranking a five far above a four far above a three.
             self.sharpness * (1.0 + s).ln()

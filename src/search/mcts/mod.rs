@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::evaluator::{ClassicalEvaluator, Evaluator};
-use super::think::{SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
+use super::think::{ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
 use crate::game::{Board, Point};
 use node::Expansion;
 use playout::{Search, Worker};
@@ -36,6 +36,8 @@ use tree::Tree;
 
 /// How often the thread that runs the limits checks the expensive ones.
 const MONITOR_EVERY: Duration = Duration::from_millis(2);
+/// How often a running search reports its progress (when someone listens).
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
 /// What the last search did (for logs, tests and the bench).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -63,6 +65,7 @@ pub struct MctsThinker {
     tree: Option<Tree>,
     last: Option<SearchStats>,
     name: String,
+    progress: Option<ProgressSink>,
 }
 
 impl MctsThinker {
@@ -75,6 +78,7 @@ impl MctsThinker {
             tree: None,
             last: None,
             name,
+            progress: None,
         }
     }
 
@@ -181,8 +185,8 @@ fn monitor(s: &Search<'_>, params: &MctsParams, board: &Board) {
     let left = target.saturating_duration_since(now).as_secs_f64();
     let still_to_come = done as f64 / elapsed * left;
     let mut top = [0u32; 2];
-    for e in edges {
-        let n = e.child().map_or(0, |c| c.visits());
+    for (_, child) in root.children() {
+        let n = child.visits();
         if n > top[0] {
             top = [n, top[0]];
         } else if n > top[1] {
@@ -234,10 +238,19 @@ impl Thinker for MctsThinker {
                 scope.spawn(move || Worker::new(leaf, board).run(search, || {}));
             }
             let mut checked = Instant::now();
+            let mut reported = Instant::now();
+            let progress = self.progress.as_deref();
             main.run(search, || {
                 if checked.elapsed() >= MONITOR_EVERY {
                     checked = Instant::now();
                     monitor(search, params, board);
+                }
+                if let Some(sink) = progress {
+                    if reported.elapsed() >= PROGRESS_EVERY {
+                        reported = Instant::now();
+                        let (info, best) = snapshot(search, params, board, started);
+                        sink(&info, best);
+                    }
                 }
             });
             search.finish();
@@ -264,14 +277,7 @@ impl Thinker for MctsThinker {
         let playouts = search.playouts.load(Ordering::Relaxed);
         let max_depth = search.max_depth.load(Ordering::Relaxed);
         let elapsed = started.elapsed();
-        let info = SearchInfo {
-            depth_min: pv.len() as u32,
-            depth_max: max_depth.max(pv.len() as u32),
-            eval: outcome::root_eval(root, best_edge),
-            nodes: playouts,
-            elapsed,
-            pv,
-        };
+        let info = search_info(root, best_edge, pv, playouts, max_depth, elapsed);
         let ranked = outcome::ranked(root, board);
         let stats = SearchStats {
             reused_visits,
@@ -302,6 +308,86 @@ impl Thinker for MctsThinker {
         // The tree keeps wins and draws apart, so it stays valid under the new weights.
         self.params.style = style;
     }
+
+    fn set_progress(&mut self, sink: Option<ProgressSink>) {
+        self.progress = sink;
+    }
+
+    fn evaluate_path(&self, board: &Board, path: &[Point]) -> Option<SearchInfo> {
+        let tree = self.tree.as_ref()?;
+        // The kept tree is rooted at an earlier position of this game: walk the moves played
+        // since, then the path.
+        let played = board.history();
+        let root_moves = tree.board().history();
+        if !played.starts_with(root_moves) {
+            return None;
+        }
+        let mut position = tree.board().clone();
+        let mut node = tree.root();
+        for &p in played[root_moves.len()..].iter().chain(path) {
+            if (p.x as usize) >= position.width() || (p.y as usize) >= position.height() {
+                return None;
+            }
+            let idx = position.index(p);
+            let i = node.edges().iter().position(|e| e.mv() == idx)?;
+            node = node.child(i)?;
+            position.play(p).ok()?;
+        }
+        if node.visits() == 0 {
+            return None;
+        }
+        let best = outcome::best_edge(node, &self.params);
+        let pv = outcome::principal_variation(node, &position, best);
+        let depth = pv.len() as u32;
+        Some(search_info(
+            node,
+            best,
+            pv,
+            u64::from(node.visits()),
+            depth,
+            Duration::ZERO,
+        ))
+    }
+}
+
+/// The summary of a node's search, as the MESSAGE line and the analysis answers show it.
+fn search_info(
+    node: &node::Node,
+    best: Option<usize>,
+    pv: Vec<(crate::game::Color, Point)>,
+    nodes: u64,
+    max_depth: u32,
+    elapsed: Duration,
+) -> SearchInfo {
+    SearchInfo {
+        depth_min: pv.len() as u32,
+        depth_max: max_depth.max(pv.len() as u32),
+        eval: outcome::root_eval(node, best),
+        nodes,
+        elapsed,
+        pv,
+    }
+}
+
+/// The search so far, for progress reports, and its current best move.
+fn snapshot(
+    s: &Search<'_>,
+    params: &MctsParams,
+    board: &Board,
+    started: Instant,
+) -> (SearchInfo, Option<Point>) {
+    let root = s.tree.root();
+    let best = outcome::best_edge(root, params);
+    let pv = outcome::principal_variation(root, board, best);
+    let info = search_info(
+        root,
+        best,
+        pv,
+        s.playouts.load(Ordering::Relaxed),
+        s.max_depth.load(Ordering::Relaxed),
+        started.elapsed(),
+    );
+    (info, best.map(|i| board.point(root.edges()[i].mv())))
 }
 
 /// Whether the side to move may play `p` (on the board, empty, not forbidden, not blocked).

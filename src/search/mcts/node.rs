@@ -92,7 +92,19 @@ pub enum Expansion {
     Expanded,
 }
 
+/// Where memory for the tree comes from: the tree's byte budget.
+pub trait MemoryBudget {
+    /// Takes `bytes`; false (and nothing taken) when they do not fit.
+    fn try_reserve(&self, bytes: u64) -> bool;
+    /// Gives back `bytes` taken earlier.
+    fn release(&self, bytes: u64);
+}
+
 /// One position of the tree.
+///
+/// Its moves ([`Edge`]s, 4 bytes each) come with its first evaluation; the array of child
+/// pointers only when a playout first goes through it, so the many leaves visited once cost
+/// little.
 pub struct Node {
     visits: AtomicU32,
     /// Playouts currently passing through (virtual loss).
@@ -104,6 +116,8 @@ pub struct Node {
     proof: AtomicU32,
     state: AtomicU8,
     edges: OnceLock<Box<[Edge]>>,
+    /// One slot per edge, null until that child is created.
+    children: OnceLock<Box<[AtomicPtr<Node>]>>,
 }
 
 impl Default for Node {
@@ -122,6 +136,7 @@ impl Node {
             proof: AtomicU32::new(0),
             state: AtomicU8::new(UNEXPANDED),
             edges: OnceLock::new(),
+            children: OnceLock::new(),
         }
     }
 
@@ -217,31 +232,141 @@ impl Node {
         }
     }
 
-    /// The moves, best prior first; empty until expanded.
+    /// The moves; empty until expanded.
     #[inline]
     pub fn edges(&self) -> &[Edge] {
         self.edges.get().map_or(&[], |e| e)
     }
 
-    pub(crate) fn edges_mut(&mut self) -> &mut [Edge] {
-        self.edges.get_mut().map_or(&mut [], |e| e)
+    /// The child of edge `i`, if it exists.
+    #[inline]
+    pub fn child(&self, i: usize) -> Option<&Node> {
+        self.child_view().get(i)
+    }
+
+    /// The children, read edge by edge (one lookup of the slot array for many reads).
+    #[inline]
+    pub fn child_view(&self) -> ChildView<'_> {
+        ChildView {
+            slots: self.children.get().map_or(&[], |c| c),
+        }
+    }
+
+    /// The existing children with their edge indices.
+    pub fn children(&self) -> impl Iterator<Item = (usize, &Node)> {
+        (0..self.children.get().map_or(0, |c| c.len())).filter_map(|i| Some((i, self.child(i)?)))
+    }
+
+    /// The child of edge `i`, created now if the budget allows (`None` when it does not).
+    pub fn child_or_create(&self, i: usize, budget: &impl MemoryBudget) -> Option<&Node> {
+        if let Some(c) = self.child(i) {
+            return Some(c);
+        }
+        let slots = match self.children.get() {
+            Some(slots) => slots,
+            None => {
+                let n = self.edges().len();
+                let bytes = children_bytes(n);
+                if !budget.try_reserve(bytes) {
+                    return None;
+                }
+                let fresh: Box<[AtomicPtr<Node>]> = (0..n)
+                    .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+                    .collect();
+                if self.children.set(fresh).is_err() {
+                    // Another thread made the array first: ours was never used.
+                    budget.release(bytes);
+                }
+                self.children.get()?
+            }
+        };
+        if !budget.try_reserve(NODE_BYTES) {
+            return None;
+        }
+        let fresh = Box::into_raw(Box::new(Node::new()));
+        match slots[i].compare_exchange(
+            std::ptr::null_mut(),
+            fresh,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            // SAFETY: we just published `fresh`; see `child`.
+            Ok(_) => unsafe { fresh.as_ref() },
+            Err(theirs) => {
+                // Another thread won the race: free ours and use theirs.
+                budget.release(NODE_BYTES);
+                // SAFETY: `fresh` was never shared; `theirs` is owned by this node as above.
+                unsafe {
+                    drop(Box::from_raw(fresh));
+                    theirs.as_ref()
+                }
+            }
+        }
+    }
+
+    /// Detaches the child of edge `i` (tree reuse).
+    pub(crate) fn take_child(&mut self, i: usize) -> Option<Box<Node>> {
+        let slot = self.children.get_mut()?.get_mut(i)?;
+        let p = std::mem::replace(slot.get_mut(), std::ptr::null_mut());
+        // SAFETY: we own the pointer (see `child`) and have exclusive access.
+        (!p.is_null()).then(|| unsafe { Box::from_raw(p) })
+    }
+
+    /// Heap bytes of this node alone, as the budget counts them.
+    pub fn own_bytes(&self) -> u64 {
+        let edges = self.edges.get().map_or(0, |e| edges_bytes(e.len()));
+        let children = self.children.get().map_or(0, |c| children_bytes(c.len()));
+        NODE_BYTES + edges + children
     }
 }
 
-/// A move out of a node: its board index, its prior and (once visited) the child node.
+/// A node's child slots (see [`Node::child_view`]).
+#[derive(Clone, Copy)]
+pub struct ChildView<'a> {
+    slots: &'a [AtomicPtr<Node>],
+}
+
+impl<'a> ChildView<'a> {
+    /// The child of edge `i`, if it exists.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&'a Node> {
+        let p = self.slots.get(i)?.load(Ordering::Acquire);
+        // SAFETY: a non-null slot holds a pointer from `Box::into_raw` (see `child_or_create`)
+        // that is only freed by `take_child` or `drop`, both of which need `&mut` access to the
+        // node that owns the slots; so the child outlives this shared borrow of them.
+        unsafe { p.as_ref() }
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        if let Some(slots) = self.children.get_mut() {
+            for slot in slots.iter_mut() {
+                let p = std::mem::replace(slot.get_mut(), std::ptr::null_mut());
+                if !p.is_null() {
+                    // SAFETY: owned pointer from `Box::into_raw`, freed once (the slot is now null).
+                    drop(unsafe { Box::from_raw(p) });
+                }
+            }
+        }
+    }
+}
+
+/// A move out of a node: its board index and its prior (quantised to 16 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edge {
     mv: u16,
-    prior: f32,
-    child: AtomicPtr<Node>,
+    prior: u16,
 }
+
+const PRIOR_SCALE: f32 = u16::MAX as f32;
 
 impl Edge {
     pub fn new(mv: usize, prior: f32) -> Edge {
         debug_assert!(mv <= u16::MAX as usize);
         Edge {
             mv: mv as u16,
-            prior,
-            child: AtomicPtr::new(std::ptr::null_mut()),
+            prior: (prior.clamp(0.0, 1.0) * PRIOR_SCALE).round() as u16,
         }
     }
 
@@ -253,67 +378,21 @@ impl Edge {
 
     #[inline]
     pub fn prior(&self) -> f32 {
-        self.prior
-    }
-
-    #[inline]
-    pub fn child(&self) -> Option<&Node> {
-        let p = self.child.load(Ordering::Acquire);
-        // SAFETY: a non-null pointer came from `Box::into_raw` in `child_or_create` and is only
-        // freed by `take_child` or `drop`, which need `&mut self`; so it outlives `&self`.
-        unsafe { p.as_ref() }
-    }
-
-    /// The child node, created now if `allow_create` and nobody has made it yet.
-    pub fn child_or_create(&self, allow_create: impl FnOnce() -> bool) -> Option<&Node> {
-        if let Some(c) = self.child() {
-            return Some(c);
-        }
-        if !allow_create() {
-            return None;
-        }
-        let fresh = Box::into_raw(Box::new(Node::new()));
-        match self.child.compare_exchange(
-            std::ptr::null_mut(),
-            fresh,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            // SAFETY: we just published `fresh`; see `child`.
-            Ok(_) => unsafe { fresh.as_ref() },
-            Err(theirs) => {
-                // Another thread won the race: free ours and use theirs.
-                // SAFETY: `fresh` was never shared; `theirs` is owned by this edge as above.
-                unsafe {
-                    drop(Box::from_raw(fresh));
-                    theirs.as_ref()
-                }
-            }
-        }
-    }
-
-    /// Detaches the child (tree reuse), leaving the edge unvisited.
-    pub(crate) fn take_child(&mut self) -> Option<Box<Node>> {
-        let p = std::mem::replace(self.child.get_mut(), std::ptr::null_mut());
-        // SAFETY: we own the pointer (see `child`) and have exclusive access.
-        (!p.is_null()).then(|| unsafe { Box::from_raw(p) })
-    }
-}
-
-impl Drop for Edge {
-    fn drop(&mut self) {
-        drop(self.take_child());
+        self.prior as f32 * (1.0 / PRIOR_SCALE)
     }
 }
 
 /// Bytes a node costs on the heap (the allocation plus the allocator's bookkeeping).
 pub const NODE_BYTES: u64 = std::mem::size_of::<Node>() as u64 + 16;
-/// Bytes one edge costs inside its node's edge array.
-pub const EDGE_BYTES: u64 = std::mem::size_of::<Edge>() as u64;
 
 /// Heap bytes of an edge array of `n` moves.
 pub fn edges_bytes(n: usize) -> u64 {
-    EDGE_BYTES * n as u64 + 16
+    (std::mem::size_of::<Edge>() * n) as u64 + 16
+}
+
+/// Heap bytes of a child-pointer array of `n` slots.
+pub fn children_bytes(n: usize) -> u64 {
+    (std::mem::size_of::<AtomicPtr<Node>>() * n) as u64 + 16
 }
 
 #[cfg(test)]
@@ -348,19 +427,50 @@ mod tests {
         assert!((m.loss - 1.25 / 4.0).abs() < 1e-5, "{m:?}");
     }
 
+    struct Unlimited;
+    impl MemoryBudget for Unlimited {
+        fn try_reserve(&self, _: u64) -> bool {
+            true
+        }
+        fn release(&self, _: u64) {}
+    }
+    struct Nothing;
+    impl MemoryBudget for Nothing {
+        fn try_reserve(&self, _: u64) -> bool {
+            false
+        }
+        fn release(&self, _: u64) {
+            panic!("nothing was taken")
+        }
+    }
+
     #[test]
     fn children_are_created_once_and_detachable() {
-        let mut e = Edge::new(42, 0.5);
-        assert!(e.child().is_none());
-        assert!(e.child_or_create(|| false).is_none());
-        let a = e.child_or_create(|| true).unwrap() as *const Node;
-        let b = e.child_or_create(|| panic!("must not be asked")).unwrap() as *const Node;
+        let mut n = Node::new();
+        assert!(n.try_begin_expansion());
+        n.finish_expansion(Some(vec![Edge::new(42, 0.5), Edge::new(7, 0.25)].into()));
+        assert!(n.child(0).is_none());
+        assert!(n.child_or_create(0, &Nothing).is_none());
+        assert_eq!(
+            n.own_bytes(),
+            NODE_BYTES + edges_bytes(2),
+            "no child slots yet"
+        );
+        let a = n.child_or_create(0, &Unlimited).unwrap() as *const Node;
+        let b = n.child_or_create(0, &Nothing).unwrap() as *const Node;
         assert_eq!(a, b);
-        let taken = e.take_child().unwrap();
+        assert_eq!(
+            n.own_bytes(),
+            NODE_BYTES + edges_bytes(2) + children_bytes(2)
+        );
+        assert_eq!(n.children().map(|(i, _)| i).collect::<Vec<_>>(), vec![0]);
+        let taken = n.take_child(0).unwrap();
         assert_eq!(&*taken as *const Node, a);
-        assert!(e.child().is_none());
-        assert_eq!((e.mv(), e.prior()), (42, 0.5));
-        const { assert!(EDGE_BYTES <= 16, "edges should stay small") };
+        assert!(n.child(0).is_none());
+        assert_eq!(n.edges()[0].mv(), 42);
+        assert!((n.edges()[0].prior() - 0.5).abs() < 1e-4);
+        assert!((n.edges()[1].prior() - 0.25).abs() < 1e-4);
+        const { assert!(std::mem::size_of::<Edge>() == 4) };
     }
 
     #[test]

@@ -1,13 +1,13 @@
 //! Reading the answer out of the tree: the move to play, the principal variation, the ranked
 //! root moves and the evaluation.
-use super::node::{Edge, Node, Proof, Wdl};
+use super::node::{Node, Proof, Wdl};
 use super::params::MctsParams;
 use crate::game::{Board, Color, Point};
 use crate::search::Eval;
 
-/// A child's value for the player choosing it, exact when proven.
-fn edge_value(e: &Edge) -> Option<Wdl> {
-    let c = e.child()?;
+/// The child of edge `i`'s value for the player choosing it, exact when proven.
+fn edge_value(node: &Node, i: usize) -> Option<Wdl> {
+    let c = node.child(i)?;
     match c.proof() {
         // The child's proof is for its side to move, the chooser's opponent.
         Some(p) => Some(p.wdl().flip()),
@@ -15,8 +15,12 @@ fn edge_value(e: &Edge) -> Option<Wdl> {
     }
 }
 
-fn visits(e: &Edge) -> u32 {
-    e.child().map_or(0, Node::visits)
+fn visits(node: &Node, i: usize) -> u32 {
+    node.child(i).map_or(0, Node::visits)
+}
+
+fn proof_of(node: &Node, i: usize) -> Option<Proof> {
+    node.child(i).and_then(Node::proof)
 }
 
 /// The edge to play from `node`: a proven win (the fastest) at once; otherwise the most
@@ -27,11 +31,8 @@ pub fn best_edge(node: &Node, params: &MctsParams) -> Option<usize> {
     if edges.is_empty() {
         return None;
     }
-    let proof_of = |e: &Edge| e.child().and_then(Node::proof);
-    let win = edges
-        .iter()
-        .enumerate()
-        .filter_map(|(i, e)| match proof_of(e) {
+    let win = (0..edges.len())
+        .filter_map(|i| match proof_of(node, i) {
             Some(Proof::Loss(n)) => Some((i, n)),
             _ => None,
         })
@@ -40,33 +41,31 @@ pub fn best_edge(node: &Node, params: &MctsParams) -> Option<usize> {
         return Some(i);
     }
     let open: Vec<usize> = (0..edges.len())
-        .filter(|&i| !matches!(proof_of(&edges[i]), Some(Proof::Win(_))))
+        .filter(|&i| !matches!(proof_of(node, i), Some(Proof::Win(_))))
         .collect();
     if open.is_empty() {
         // Every move loses: resist the longest, then the most searched.
-        return (0..edges.len()).max_by_key(|&i| match proof_of(&edges[i]) {
-            Some(Proof::Win(n)) => (n, visits(&edges[i])),
+        return (0..edges.len()).max_by_key(|&i| match proof_of(node, i) {
+            Some(Proof::Win(n)) => (n, visits(node, i)),
             _ => (0, 0),
         });
     }
     let most = open.iter().copied().max_by(|&a, &b| {
-        (visits(&edges[a]).cmp(&visits(&edges[b])))
-            .then(edges[a].prior().total_cmp(&edges[b].prior()))
+        (visits(node, a).cmp(&visits(node, b))).then(edges[a].prior().total_cmp(&edges[b].prior()))
     })?;
-    let max_visits = visits(&edges[most]);
+    let max_visits = visits(node, most);
     if max_visits == 0 || params.lcb_z <= 0.0 {
         // Most visits (unsearched: the best prior).
         return Some(most);
     }
     let dw = params.draw_weight();
     let lcb = |i: usize| {
-        let e = &edges[i];
-        let n = visits(e) as f32;
-        let Some(v) = edge_value(e) else {
+        let n = visits(node, i) as f32;
+        let Some(v) = edge_value(node, i) else {
             return f32::NEG_INFINITY;
         };
         let q = v.score(dw);
-        if proof_of(e).is_some() {
+        if proof_of(node, i).is_some() {
             return q;
         }
         // A Bernoulli-like spread, floored so that few visits never look certain.
@@ -77,11 +76,11 @@ pub fn best_edge(node: &Node, params: &MctsParams) -> Option<usize> {
     let guarded = open
         .iter()
         .copied()
-        .filter(|&i| visits(&edges[i]) >= floor)
+        .filter(|&i| visits(node, i) >= floor)
         .max_by(|&a, &b| {
             lcb(a)
                 .total_cmp(&lcb(b))
-                .then(visits(&edges[a]).cmp(&visits(&edges[b])))
+                .then(visits(node, a).cmp(&visits(node, b)))
         });
     guarded.or(Some(most))
 }
@@ -89,23 +88,24 @@ pub fn best_edge(node: &Node, params: &MctsParams) -> Option<usize> {
 /// Whether the move [`best_edge`] picks is also a most visited one (or proven): more search
 /// would not change it easily.
 pub fn is_settled(node: &Node, params: &MctsParams) -> bool {
-    let edges = node.edges();
     let Some(best) = best_edge(node, params) else {
         return true;
     };
-    let top = edges.iter().map(visits).max().unwrap_or(0);
-    visits(&edges[best]) == top || edges[best].child().and_then(Node::proof).is_some()
+    let top = (0..node.edges().len())
+        .map(|i| visits(node, i))
+        .max()
+        .unwrap_or(0);
+    visits(node, best) == top || proof_of(node, best).is_some()
 }
 
 /// The edge a principal variation follows below the root: a proven win, else the most visits.
 fn pv_edge(node: &Node) -> Option<usize> {
-    let edges = node.edges();
     let mut best: Option<(usize, (u8, u32))> = None;
-    for (i, e) in edges.iter().enumerate() {
-        let rank = match e.child().and_then(Node::proof) {
+    for (i, child) in node.children() {
+        let rank = match child.proof() {
             Some(Proof::Loss(n)) => (3, u32::MAX - n),
-            Some(Proof::Win(_)) => (0, visits(e)),
-            _ => (1, visits(e)),
+            Some(Proof::Win(_)) => (0, child.visits()),
+            _ => (1, child.visits()),
         };
         if rank.1 > 0 && best.is_none_or(|(_, r)| rank > r) {
             best = Some((i, rank));
@@ -126,10 +126,9 @@ pub fn principal_variation(
     let mut node = root;
     let mut choice = first;
     while let Some(i) = choice {
-        let e = &node.edges()[i];
-        pv.push((colour, board.point(e.mv())));
+        pv.push((colour, board.point(node.edges()[i].mv())));
         colour = colour.opponent();
-        let Some(child) = e.child() else { break };
+        let Some(child) = node.child(i) else { break };
         node = child;
         choice = match node.proof() {
             Some(Proof::Win(1)) => (!node.edges().is_empty()).then_some(0),
@@ -149,15 +148,16 @@ pub fn ranked(root: &Node, board: &Board) -> Vec<(Point, f32)> {
     let mut rows: Vec<((u8, u32, u32), Point, f32)> = root
         .edges()
         .iter()
-        .map(|e| {
-            let class = match e.child().and_then(Node::proof) {
+        .enumerate()
+        .map(|(i, e)| {
+            let class = match proof_of(root, i) {
                 Some(Proof::Loss(n)) => (3, u32::MAX - n),
                 Some(Proof::Win(n)) => (0, n),
-                _ => (1, visits(e)),
+                _ => (1, visits(root, i)),
             };
-            let score = edge_value(e).map_or(fallback, |v| v.score(0.5));
+            let score = edge_value(root, i).map_or(fallback, |v| v.score(0.5));
             // Ties (unvisited moves) go by prior.
-            let prior = (e.prior().clamp(0.0, 1.0) * 1e9) as u32;
+            let prior = (e.prior() * 1e9) as u32;
             ((class.0, class.1, prior), board.point(e.mv()), score)
         })
         .collect();
@@ -174,7 +174,7 @@ pub fn root_eval(root: &Node, best: Option<usize>) -> Eval {
         None => {}
     }
     let v = best
-        .and_then(|i| edge_value(&root.edges()[i]))
+        .and_then(|i| edge_value(root, i))
         .or_else(|| root.mean().map(Wdl::flip))
         .unwrap_or(Wdl::new(0.5, 0.0, 0.5));
     Eval::Winrate {
@@ -187,6 +187,15 @@ pub fn root_eval(root: &Node, best: Option<usize>) -> Eval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::mcts::node::{Edge, MemoryBudget};
+
+    struct Unlimited;
+    impl MemoryBudget for Unlimited {
+        fn try_reserve(&self, _: u64) -> bool {
+            true
+        }
+        fn release(&self, _: u64) {}
+    }
 
     /// A root with one edge per `(visits, mean win, proof)`; moves are indices 100, 101, ...
     fn root_with(children: &[(u32, f32, Option<Proof>)]) -> Node {
@@ -196,8 +205,8 @@ mod tests {
             .map(|i| Edge::new(100 + i, 1.0 / children.len() as f32))
             .collect();
         root.finish_expansion(Some(edges.into_boxed_slice()));
-        for (e, &(n, win, proof)) in root.edges().iter().zip(children) {
-            let c = e.child_or_create(|| true).unwrap();
+        for (i, &(n, win, proof)) in children.iter().enumerate() {
+            let c = root.child_or_create(i, &Unlimited).unwrap();
             for _ in 0..n {
                 c.add_in_flight();
                 c.record(Wdl::new(win, 0.0, 1.0 - win));

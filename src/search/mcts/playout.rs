@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::movegen::{Analysis, MoveGen};
-use super::node::{edges_bytes, Edge, Expansion, Node, Proof, Wdl, NODE_BYTES};
+use super::node::{edges_bytes, Edge, Expansion, MemoryBudget, Node, Proof, Wdl};
 use super::params::MctsParams;
 use super::tactics::TacticalCheck;
 use super::tree::Tree;
@@ -211,11 +211,11 @@ impl<'t> Worker<'t> {
     fn descend(&mut self, node: &'t Node, s: &Search<'t>, noise: &[f32]) -> Option<&'t Node> {
         let edges = node.edges();
         let i = select(node, s.params, noise, false)?;
-        let (i, child) = match edges[i].child_or_create(|| s.tree.try_reserve(NODE_BYTES)) {
+        let (i, child) = match node.child_or_create(i, s.tree) {
             Some(c) => (i, c),
             None => {
                 let j = select(node, s.params, noise, true)?;
-                (j, edges[j].child()?)
+                (j, node.child(j)?)
             }
         };
         self.board.play_unchecked(edges[i].mv());
@@ -325,13 +325,14 @@ pub(crate) fn select(
     let explore = params.exploration * (parent_visits.max(1) as f32).sqrt();
     let fpu = (node_value(node).score(dw) - params.fpu_reduction).max(0.0);
     let mix = params.root_noise.filter(|_| !noise.is_empty());
+    let children = node.child_view();
     let mut best: Option<(usize, f32)> = None;
     for (i, e) in edges.iter().enumerate() {
         let mut prior = e.prior();
         if let Some(mix) = mix {
             prior = (1.0 - mix.fraction) * prior + mix.fraction * noise[i];
         }
-        let score = match e.child() {
+        let score = match children.get(i) {
             None if existing_only => continue,
             None => fpu + explore * prior,
             Some(c) => {
@@ -378,8 +379,8 @@ pub(crate) fn update_proof(node: &Node) -> bool {
     let mut slowest_loss = 0;
     let mut all_proven = true;
     let mut any_draw = false;
-    for e in edges {
-        match e.child().and_then(Node::proof) {
+    for i in 0..edges.len() {
+        match node.child(i).and_then(Node::proof) {
             Some(Proof::Loss(n)) => {
                 fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1)));
             }
@@ -400,6 +401,15 @@ pub(crate) fn update_proof(node: &Node) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::mcts::node::MemoryBudget;
+
+    struct Unlimited;
+    impl MemoryBudget for Unlimited {
+        fn try_reserve(&self, _: u64) -> bool {
+            true
+        }
+        fn release(&self, _: u64) {}
+    }
 
     fn expanded(n: usize) -> Node {
         let node = Node::new();
@@ -410,7 +420,7 @@ mod tests {
     }
 
     fn child(node: &Node, i: usize) -> &Node {
-        node.edges()[i].child_or_create(|| true).unwrap()
+        node.child_or_create(i, &Unlimited).unwrap()
     }
 
     #[test]

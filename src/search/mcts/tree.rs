@@ -2,7 +2,7 @@
 //! moves are played (tree reuse).
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::node::{edges_bytes, Node, NODE_BYTES};
+use super::node::{MemoryBudget, Node, NODE_BYTES};
 use crate::game::Board;
 
 pub struct Tree {
@@ -32,6 +32,11 @@ impl Tree {
         &self.root
     }
 
+    /// The root position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
     pub fn exclude(&self) -> &[usize] {
         &self.exclude
     }
@@ -43,17 +48,6 @@ impl Tree {
 
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
-    }
-
-    /// Takes `bytes` from the budget; false (and nothing taken) when they do not fit.
-    #[inline]
-    pub fn try_reserve(&self, bytes: u64) -> bool {
-        let before = self.bytes.fetch_add(bytes, Ordering::Relaxed);
-        if before.saturating_add(bytes) > self.limit {
-            self.bytes.fetch_sub(bytes, Ordering::Relaxed);
-            return false;
-        }
-        true
     }
 
     /// Takes `bytes` whatever the budget (the root must always have its moves).
@@ -107,10 +101,10 @@ impl Tree {
         let mut node = std::mem::take(&mut self.root);
         for mv in path {
             let child = node
-                .edges_mut()
-                .iter_mut()
-                .find(|e| e.mv() == mv)
-                .and_then(|e| e.take_child());
+                .edges()
+                .iter()
+                .position(|e| e.mv() == mv)
+                .and_then(|i| node.take_child(i));
             match child {
                 Some(c) => node = c,
                 None => return false,
@@ -126,9 +120,26 @@ impl Tree {
         let mut stack: Vec<&Node> = vec![&self.root];
         while let Some(n) = stack.pop() {
             count += 1;
-            stack.extend(n.edges().iter().filter_map(|e| e.child()));
+            stack.extend(n.children().map(|(_, c)| c));
         }
         count
+    }
+}
+
+impl MemoryBudget for Tree {
+    #[inline]
+    fn try_reserve(&self, bytes: u64) -> bool {
+        let before = self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > self.limit {
+            self.bytes.fetch_sub(bytes, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    #[inline]
+    fn release(&self, bytes: u64) {
+        self.bytes.fetch_sub(bytes, Ordering::Relaxed);
     }
 }
 
@@ -137,11 +148,8 @@ fn subtree_bytes(root: &Node) -> u64 {
     let mut bytes = 0;
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        bytes += NODE_BYTES;
-        if !n.edges().is_empty() {
-            bytes += edges_bytes(n.edges().len());
-        }
-        stack.extend(n.edges().iter().filter_map(|e| e.child()));
+        bytes += n.own_bytes();
+        stack.extend(n.children().map(|(_, c)| c));
     }
     bytes
 }
@@ -167,14 +175,14 @@ mod tests {
         let mut tree = Tree::new(b0.clone(), Vec::new());
         let (a, c) = (Point::new(8, 8), Point::new(6, 6));
         expand(tree.root(), &b0, &[a, c]);
-        let child = tree.root().edges()[0].child_or_create(|| true).unwrap();
+        let child = tree.root().child_or_create(0, &tree).unwrap();
         let mut b1 = b0.clone();
         b1.play(a).unwrap();
         expand(child, &b1, &[Point::new(9, 9)]);
-        let grandchild = child.edges()[0].child_or_create(|| true).unwrap();
+        let grandchild = child.child_or_create(0, &tree).unwrap();
         grandchild.add_in_flight();
         grandchild.record(crate::search::mcts::Wdl::WIN);
-        tree.root().edges()[1].child_or_create(|| true).unwrap();
+        tree.root().child_or_create(1, &tree).unwrap();
         assert_eq!(tree.node_count(), 4);
 
         // Same position: everything stays.

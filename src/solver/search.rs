@@ -1,0 +1,499 @@
+//! The threat-space search: an AND/OR search over attacker threats and defender answers.
+//!
+//! Attacker nodes (`attack`): the attacker is to move and has no five point. If the defender has
+//! five points, the attacker must stop them (the only moves tried). Otherwise the attacker tries its
+//! fours (VCF) and, in VCT, moves that create a winning point (open three and the like).
+//!
+//! Defender nodes (`defend`): the defender is to move and has no five point. Against attacker fives
+//! the defender's only moves are the blocks. Against a winning point (VCT) the defender's moves
+//! are every stone that takes the win out of *all* the attacker's winning points, plus every
+//! four of its own (the attacker must answer it, then the defender moves again). Any other
+//! defender move loses at once, so the attacker wins the node if it wins after each of these.
+//!
+//! Every stone a node plays can only create fives on its own lines, so fives are tracked from the
+//! last move instead of rescanning the board. A VCT attacker node first runs a full VCF, then
+//! spends one unit of depth per threat move; iterative deepening bounds the tree.
+use std::cmp::Reverse;
+
+use super::budget::{Meter, OutOfBudget};
+use super::table::{Stored, Table, EXACT};
+use super::threats::{
+    five_blocks, fives_near, has_win_point_near, is_win_point, legal, put, win_point_region,
+    win_points,
+};
+use crate::game::{Board, Color, Pattern};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mode {
+    /// Fours only.
+    Vcf,
+    /// Fours and threats that create a winning point.
+    Vct,
+}
+
+/// A node's value: `Fail { exact: false }` means "not within the depth left".
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Res {
+    Win,
+    Fail { exact: bool },
+}
+
+/// What a root search found.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) enum RootResult {
+    /// Proven; the line (board indices) starts with the attacker's move and alternates.
+    Win(Vec<usize>),
+    NoWin,
+    Unknown,
+}
+
+const ATTACK: usize = 0;
+const DEFEND: usize = 1;
+
+pub(crate) struct Search<'t, 'b> {
+    pub(crate) board: Board,
+    table: &'t mut Table,
+    pub(crate) meter: Meter<'b>,
+    pub(crate) attacker: Color,
+    pub(crate) defender: Color,
+    /// Mixed into the board hash: (mode, node kind) x (attacker, rule, size).
+    salts: [u64; 4],
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn next_depth(depth: u8) -> u8 {
+    if depth == EXACT {
+        EXACT
+    } else {
+        depth.saturating_sub(1)
+    }
+}
+
+impl<'t, 'b> Search<'t, 'b> {
+    pub(crate) fn new(
+        board: Board,
+        table: &'t mut Table,
+        meter: Meter<'b>,
+        attacker: Color,
+    ) -> Search<'t, 'b> {
+        let context = (board.rule().protocol_code() as u64)
+            | (board.width() as u64) << 8
+            | (board.height() as u64) << 16
+            | (attacker.index() as u64) << 24;
+        let salts = [0u64, 1, 2, 3].map(|i| splitmix(context | i << 32));
+        Search {
+            board,
+            table,
+            meter,
+            attacker,
+            defender: attacker.opponent(),
+            salts,
+        }
+    }
+
+    fn key(&self, mode: Mode, kind: usize) -> u64 {
+        self.board.hash() ^ self.salts[mode as usize * 2 + kind]
+    }
+
+    /// Solves from the current board with the attacker to move. `want_line`: rebuild the winning
+    /// line (with up to `line_nodes` extra nodes, free of the clock and the stop flag); without it
+    /// a win comes back with an empty line.
+    pub(crate) fn solve(
+        &mut self,
+        mode: Mode,
+        max_depth: u8,
+        want_line: bool,
+        line_nodes: u64,
+    ) -> RootResult {
+        let base = self.board.stone_count();
+        let a_fives = self.board.five_points(self.attacker);
+        if let Some(&f) = a_fives.first() {
+            return RootResult::Win(vec![f]);
+        }
+        let d_fives = self.board.five_points(self.defender);
+        let proven = match mode {
+            Mode::Vcf => self.attack(&d_fives, EXACT, Mode::Vcf).map(|r| (r, EXACT)),
+            Mode::Vct => self.deepen(&d_fives, max_depth),
+        };
+        // An aborted search may have left stones behind; take them back.
+        while self.board.stone_count() > base {
+            self.board.undo();
+        }
+        let depth = match proven {
+            Err(OutOfBudget) => return RootResult::Unknown,
+            Ok((Res::Fail { .. }, _)) => return RootResult::NoWin,
+            Ok((Res::Win, depth)) => depth,
+        };
+        if !want_line {
+            return RootResult::Win(Vec::new());
+        }
+        let mut line = Vec::new();
+        let saved = self.meter.allow_line(line_nodes);
+        let built = self.line_attack(&d_fives, depth, mode, &mut line);
+        self.meter.resume(saved);
+        while self.board.stone_count() > base {
+            self.board.undo();
+        }
+        if built.is_err() {
+            log::debug!(
+                "solver: line rebuild ran out of nodes after {} moves",
+                line.len()
+            );
+        }
+        if line.is_empty() {
+            RootResult::Unknown
+        } else {
+            RootResult::Win(line)
+        }
+    }
+
+    /// Iterative deepening of the VCT; returns the depth that proved the win.
+    fn deepen(&mut self, d_fives: &[usize], max_depth: u8) -> Result<(Res, u8), OutOfBudget> {
+        let max_depth = max_depth.min(EXACT - 1);
+        for depth in 0..=max_depth {
+            match self.attack(d_fives, depth, Mode::Vct)? {
+                Res::Win => return Ok((Res::Win, depth)),
+                Res::Fail { exact: true } => return Ok((Res::Fail { exact: true }, depth)),
+                Res::Fail { exact: false } => {}
+            }
+        }
+        Ok((Res::Fail { exact: false }, max_depth))
+    }
+
+    /// Attacker to move, with no five point; `d_fives` are the defender's five points.
+    fn attack(&mut self, d_fives: &[usize], depth: u8, mode: Mode) -> Result<Res, OutOfBudget> {
+        self.meter.tick()?;
+        if !d_fives.is_empty() {
+            let blocks = five_blocks(&mut self.board, d_fives, self.defender);
+            let mut exact = true;
+            for m in blocks {
+                match self.after_attack(m, depth, mode, true)? {
+                    Some(Res::Win) => return Ok(Res::Win),
+                    Some(Res::Fail { exact: e }) => exact &= e,
+                    None => {}
+                }
+            }
+            return Ok(Res::Fail { exact });
+        }
+        let key = self.key(mode, ATTACK);
+        match self.table.probe(key) {
+            Some(Stored::Win { .. }) => return Ok(Res::Win),
+            Some(Stored::Fail { depth: d }) if d >= depth => {
+                return Ok(Res::Fail { exact: d == EXACT })
+            }
+            _ => {}
+        }
+        if mode == Mode::Vct {
+            if self.attack(&[], EXACT, Mode::Vcf)? == Res::Win {
+                self.table.store(key, Stored::Win { best: None });
+                return Ok(Res::Win);
+            }
+            if depth == 0 {
+                return Ok(Res::Fail { exact: false });
+            }
+        }
+        let mut exact = true;
+        for m in self.attack_moves(mode, None) {
+            match self.after_attack(m, depth, mode, false)? {
+                Some(Res::Win) => {
+                    self.table.store(
+                        key,
+                        Stored::Win {
+                            best: Some(m as u16),
+                        },
+                    );
+                    return Ok(Res::Win);
+                }
+                Some(Res::Fail { exact: e }) => exact &= e,
+                None => {}
+            }
+        }
+        let depth = if exact { EXACT } else { depth };
+        self.table.store(key, Stored::Fail { depth });
+        Ok(Res::Fail { exact })
+    }
+
+    /// Plays the attacker's `m` and, if it threatens something, evaluates the defender's node.
+    /// `None`: not a threat (a non-forced move that makes neither a five point nor a winning
+    /// point). Forced moves (blocks) always go on: older threats may still stand.
+    fn after_attack(
+        &mut self,
+        m: usize,
+        depth: u8,
+        mode: Mode,
+        forced: bool,
+    ) -> Result<Option<Res>, OutOfBudget> {
+        let a = self.attacker;
+        put(&mut self.board, m, a);
+        let fives = fives_near(&self.board, m, a);
+        let threat = forced
+            || !fives.is_empty()
+            || (mode == Mode::Vct && has_win_point_near(&mut self.board, m, a));
+        let result = if threat {
+            let depth = if forced { depth } else { next_depth(depth) };
+            Some(self.defend(&fives, depth, mode))
+        } else {
+            None
+        };
+        self.board.undo();
+        result.transpose()
+    }
+
+    /// Defender to move, with no five point; `a_fives` are the attacker's five points.
+    fn defend(&mut self, a_fives: &[usize], depth: u8, mode: Mode) -> Result<Res, OutOfBudget> {
+        self.meter.tick()?;
+        if !a_fives.is_empty() {
+            let blocks = five_blocks(&mut self.board, a_fives, self.attacker);
+            return self.every_defence_loses(&blocks, depth, mode);
+        }
+        if mode == Mode::Vcf {
+            return Ok(Res::Fail { exact: true });
+        }
+        let key = self.key(mode, DEFEND);
+        match self.table.probe(key) {
+            Some(Stored::Win { .. }) => return Ok(Res::Win),
+            Some(Stored::Fail { depth: d }) if d >= depth => {
+                return Ok(Res::Fail { exact: d == EXACT })
+            }
+            _ => {}
+        }
+        let wins = win_points(&mut self.board, self.attacker);
+        if wins.is_empty() {
+            return Ok(Res::Fail { exact: true });
+        }
+        let moves = self.defence_moves(&wins);
+        let result = self.every_defence_loses(&moves, depth, mode)?;
+        let stored = match result {
+            Res::Win => Stored::Win { best: None },
+            Res::Fail { exact } => Stored::Fail {
+                depth: if exact { EXACT } else { depth },
+            },
+        };
+        self.table.store(key, stored);
+        Ok(result)
+    }
+
+    fn every_defence_loses(
+        &mut self,
+        moves: &[usize],
+        depth: u8,
+        mode: Mode,
+    ) -> Result<Res, OutOfBudget> {
+        let d = self.defender;
+        for &q in moves {
+            put(&mut self.board, q, d);
+            let fives = fives_near(&self.board, q, d);
+            let result = self.attack(&fives, depth, mode);
+            self.board.undo();
+            if let fail @ Res::Fail { .. } = result? {
+                return Ok(fail);
+            }
+        }
+        Ok(Res::Win)
+    }
+
+    /// The attacker's candidate threats, best first: fours, then (VCT) moves on threes.
+    /// `first`: a move to put in front (a table hint).
+    fn attack_moves(&mut self, mode: Mode, first: Option<usize>) -> Vec<usize> {
+        let a = self.attacker;
+        let vct = mode == Mode::Vct;
+        let weight = |p: Pattern| match p {
+            Pattern::OpenFour | Pattern::DoubleFour => 5000,
+            Pattern::Four => 1000,
+            Pattern::OpenThree => 30,
+            Pattern::Three => 10,
+            _ => 0,
+        };
+        let mut scored: Vec<(usize, i32)> = Vec::new();
+        self.board.scan_patterns(
+            a,
+            if vct { 2 } else { 3 },
+            |p| p.is_four() || (vct && matches!(p, Pattern::Three | Pattern::OpenThree)),
+            |idx, _, p| match scored.last_mut() {
+                Some((i, s)) if *i == idx => *s += weight(p),
+                _ => scored.push((idx, weight(p))),
+            },
+        );
+        scored.retain(|&(i, _)| legal(&self.board, i, a));
+        scored.sort_by_key(|&(i, s)| (Reverse(s), i));
+        let mut moves: Vec<usize> = scored.into_iter().map(|(i, _)| i).collect();
+        if let Some(f) = first {
+            if let Some(pos) = moves.iter().position(|&m| m == f) {
+                moves[..=pos].rotate_right(1);
+            }
+        }
+        moves
+    }
+
+    /// Defender moves against the attacker's winning points `wins`: stones that spoil all of them,
+    /// then the defender's own fours.
+    fn defence_moves(&mut self, wins: &[usize]) -> Vec<usize> {
+        let (a, d) = (self.attacker, self.defender);
+        let mut moves = win_point_region(&mut self.board, wins[0], a);
+        moves.retain(|&q| {
+            if !legal(&self.board, q, d) {
+                return false;
+            }
+            put(&mut self.board, q, d);
+            let spoiled = wins
+                .iter()
+                .all(|&w| w == q || !is_win_point(&mut self.board, w, a));
+            self.board.undo();
+            spoiled
+        });
+        for q in self.board.four_points(d) {
+            if !moves.contains(&q) && legal(&self.board, q, d) {
+                moves.push(q);
+            }
+        }
+        moves
+    }
+
+    /// The winning attacker move of a proven attacker node, found by trying the candidates.
+    fn winning_move(
+        &mut self,
+        d_fives: &[usize],
+        depth: u8,
+        mode: Mode,
+    ) -> Result<Option<(usize, Vec<usize>, u8)>, OutOfBudget> {
+        let forced = !d_fives.is_empty();
+        let moves = if forced {
+            five_blocks(&mut self.board, d_fives, self.defender)
+        } else {
+            let hint = match self.table.probe(self.key(mode, ATTACK)) {
+                Some(Stored::Win { best }) => best.map(usize::from),
+                _ => None,
+            };
+            self.attack_moves(mode, hint)
+        };
+        let a = self.attacker;
+        for m in moves {
+            let next = if forced { depth } else { next_depth(depth) };
+            put(&mut self.board, m, a);
+            let fives = fives_near(&self.board, m, a);
+            let threat = forced
+                || !fives.is_empty()
+                || (mode == Mode::Vct && has_win_point_near(&mut self.board, m, a));
+            let result = if threat {
+                self.defend(&fives, next, mode)
+            } else {
+                Ok(Res::Fail { exact: true })
+            };
+            self.board.undo();
+            if result? == Res::Win {
+                return Ok(Some((m, fives, next)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Appends the line of a proven attacker node: its winning move, then the defender's line.
+    fn line_attack(
+        &mut self,
+        d_fives: &[usize],
+        depth: u8,
+        mode: Mode,
+        line: &mut Vec<usize>,
+    ) -> Result<(), OutOfBudget> {
+        if d_fives.is_empty()
+            && mode == Mode::Vct
+            && self.attack(&[], EXACT, Mode::Vcf)? == Res::Win
+        {
+            return self.line_attack(&[], EXACT, Mode::Vcf, line);
+        }
+        let Some((m, fives, next)) = self.winning_move(d_fives, depth, mode)? else {
+            return Ok(());
+        };
+        line.push(m);
+        put(&mut self.board, m, self.attacker);
+        let result = self.line_defend(&fives, next, mode, line);
+        self.board.undo();
+        result
+    }
+
+    /// Appends the line of a proven defender node: one defender move (all of them lose), then
+    /// the attacker's line from there.
+    fn line_defend(
+        &mut self,
+        a_fives: &[usize],
+        depth: u8,
+        mode: Mode,
+        line: &mut Vec<usize>,
+    ) -> Result<(), OutOfBudget> {
+        let (a, d) = (self.attacker, self.defender);
+        let reply = if !a_fives.is_empty() {
+            let blocks = five_blocks(&mut self.board, a_fives, a);
+            if blocks.is_empty() {
+                self.unstoppable_fives(a_fives, line);
+                return Ok(());
+            }
+            blocks[0]
+        } else {
+            let wins = win_points(&mut self.board, a);
+            if wins.is_empty() {
+                return Ok(());
+            }
+            let defences = self.defence_moves(&wins);
+            match defences.first() {
+                Some(&q) => q,
+                // Nothing spoils every winning point: show the defender taking one of them (or
+                // any legal point), after which the attacker plays another.
+                None => match wins
+                    .iter()
+                    .copied()
+                    .find(|&w| legal(&self.board, w, d))
+                    .or_else(|| self.any_legal(d))
+                {
+                    Some(q) => q,
+                    None => return Ok(()),
+                },
+            }
+        };
+        line.push(reply);
+        put(&mut self.board, reply, d);
+        let fives = fives_near(&self.board, reply, d);
+        let result = match self.attack(&fives, depth, mode) {
+            Ok(Res::Win) => self.line_attack(&fives, depth, mode, line),
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        };
+        self.board.undo();
+        result
+    }
+
+    /// The end of a line against fives the defender cannot stop: the defender takes one five
+    /// point if it may (the attacker then plays another), or is left with a forbidden point.
+    fn unstoppable_fives(&mut self, a_fives: &[usize], line: &mut Vec<usize>) {
+        let (a, d) = (self.attacker, self.defender);
+        match a_fives.iter().copied().find(|&f| legal(&self.board, f, d)) {
+            Some(q) => {
+                line.push(q);
+                put(&mut self.board, q, d);
+                let five = a_fives
+                    .iter()
+                    .copied()
+                    .find(|&f| f != q && self.board.is_win_idx(f, a));
+                self.board.undo();
+                line.extend(five);
+            }
+            // Renju: black's only block is forbidden; playing it loses at once.
+            None => line.push(a_fives[0]),
+        }
+    }
+
+    fn any_legal(&self, color: Color) -> Option<usize> {
+        let mut found = None;
+        self.board.for_each_empty(|q| {
+            if found.is_none() && legal(&self.board, q, color) {
+                found = Some(q);
+            }
+        });
+        found
+    }
+}

@@ -1,0 +1,1 @@
+//! Reference positions for the solver's tests and benchmark.
