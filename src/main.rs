@@ -73,9 +73,9 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Cmd::Selfplay(args) => hoshi::train::cli::selfplay(args, &mut std::io::stdout()),
-        Cmd::Train(args) => hoshi::train::cli::train(args, &mut std::io::stdout()),
-        Cmd::Match(args) => hoshi::train::cli::match_players(args, &mut std::io::stdout()),
-        Cmd::Promote(args) => hoshi::train::cli::promote(args, &mut std::io::stdout()),
+        Cmd::Selfplay(args) => hoshi::train::cli::selfplay(args, &config, &mut std::io::stdout()),
+        Cmd::Train(args) => hoshi::train::cli::train(args, &config, &mut std::io::stdout()),
+        Cmd::Match(args) => hoshi::train::cli::match_players(args, &config, &mut std::io::stdout()),
+        Cmd::Promote(args) => hoshi::train::cli::promote(args, &config, &mut std::io::stdout()),
     }
 }

@@ -10,7 +10,7 @@ use hoshi::nn::{Arch, Network};
 use hoshi::search::classical::ClassicalPlayer;
 use hoshi::search::Thinker;
 use hoshi::train::arena::{elo_estimate, elo_from_score};
-use hoshi::train::records::{read_dir, shard_paths};
+use hoshi::train::records::{read_dir, read_shard, shard_paths};
 use hoshi::train::trainer::{latest_checkpoint, max_weight_difference};
 use hoshi::train::{
     play_match, run_selfplay, train, MatchConfig, OpeningConfig, PlayOptions, PolicyPlayer,
@@ -327,6 +327,57 @@ fn the_subcommands_drive_the_whole_pipeline() {
         out.contains("classical vs") && out.contains("(games 2)"),
         "{out}"
     );
+
+    // The one-ply policy player against the MCTS over the classical evaluator.
+    let policy = format!("policy:{net}");
+    let (ok, out, err) = hoshi(&[
+        "match",
+        "--a",
+        &policy,
+        "--b",
+        "mcts",
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--size",
+        "9",
+        "--rule",
+        "renju",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("(games 2)"), "{out}");
+
+    // Self-play with the MCTS over the promoted network, by node count, capped at 12 stones.
+    let (ok, out, err) = hoshi(&[
+        "selfplay",
+        "--out",
+        &data,
+        "--games",
+        "1",
+        "--worker",
+        "net",
+        "--network",
+        &net,
+        "--movetime",
+        "0",
+        "--nodes",
+        "16",
+        "--size",
+        "9",
+        "--max-moves",
+        "12",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("selfplay net: 1 games played"), "{out}");
+    assert_eq!(read_dir(Path::new(&data)).unwrap().len(), 3);
+    let from_net = &read_shard(&dir.join("data/net-1.hsp")).unwrap().games[0];
+    assert!(from_net.positions.len() <= 12);
+    // The MCTS's target is its best move alone.
+    assert!(from_net
+        .positions
+        .iter()
+        .all(|p| p.policy.is_empty() || (p.policy.len() == 1 && p.policy[0].1 > 0.999)));
 
     let (ok, _, err) = hoshi(&[
         "match",

@@ -80,8 +80,13 @@ pub fn elo_estimate(wins: usize, draws: usize, losses: usize) -> EloEstimate {
     let upper = elo_from_score((s + margin).min(1.0));
     let lower = elo_from_score((s - margin).max(0.0));
     EloEstimate {
-        diff: elo_from_score(s),
-        error95: (upper - lower) / 2.0,
+        // `+ 0.0` turns -0 (from rounding at s = 0.5) into 0.
+        diff: elo_from_score(s) + 0.0,
+        error95: if upper.is_finite() && lower.is_finite() {
+            (upper - lower) / 2.0
+        } else {
+            f64::INFINITY
+        },
     }
 }
 
@@ -236,8 +241,17 @@ mod tests {
         assert!((e.error95 - 53.16).abs() < 0.01, "{}", e.error95);
         // More games, a tighter bar.
         assert!(elo_estimate(600, 0, 400).error95 < 23.0);
-        // All wins: infinite difference.
+        // All wins: an infinite difference and bar (not NaN).
         assert_eq!(elo_estimate(5, 0, 0).diff, f64::INFINITY);
+        assert_eq!(elo_estimate(5, 0, 0).error95, f64::INFINITY);
+        assert_eq!(elo_estimate(0, 1, 6).error95, f64::INFINITY);
+        // An even score prints as 0, not -0.
+        let even = MatchResult {
+            wins: 3,
+            draws: 14,
+            losses: 3,
+        };
+        assert!(even.to_string().contains("Elo +0 ± "), "{even}");
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! shown with `RUST_LOG=info`), and only final answers (a match result, promote's README lines)
 //! are written to the given output.
 //!
-//! A player SPEC is `classical` (the classical one-ply player) or the path of a network file,
-//! which plays with the one-ply [`PolicyPlayer`].
+//! A player SPEC is `classical`, `mcts`, `policy:FILE` or a network FILE (see
+//! [`super::players`]); the MCTS and the network take their settings from the configuration.
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,18 +13,17 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 use tch::Device;
 
+use crate::config::Config;
 use crate::game::{Rule, MAX_SIZE, MIN_SIZE};
 use crate::nn::file::network_paths;
 use crate::nn::{parse_device, Arch, Network};
-use crate::search::classical::ClassicalPlayer;
-use crate::search::Thinker;
 
 use super::arena::{play_match, MatchConfig};
 use super::error::TrainError;
 use super::openings::OpeningConfig;
 use super::optim::{OptimizerKind, OptimizerSettings};
-use super::playout::PlayOptions;
-use super::policy_player::PolicyPlayer;
+use super::players::{PlayerSetup, PlayerSpec};
+use super::playout::{PlayOptions, PolicyTarget};
 use super::selfplay::{run_selfplay, SelfplayConfig, Variant};
 use super::trainer::{latest_checkpoint, read_checkpoint, train as run_training, TrainConfig};
 
@@ -59,10 +58,10 @@ pub struct GameArgs {
     /// Declare a draw after this many stones.
     #[arg(long)]
     pub max_moves: Option<usize>,
-    /// Device for network players: cpu, cuda or cuda:N.
-    #[arg(long, default_value = "cpu")]
-    pub device: String,
-    /// libtorch intra-op threads (0: libtorch's default).
+    /// Device for network players: cpu, cuda or cuda:N (default: the config's network.device).
+    #[arg(long)]
+    pub device: Option<String>,
+    /// libtorch intra-op threads (0: the config's network.cpu_threads).
     #[arg(long, default_value_t = 0)]
     pub torch_threads: i32,
     #[arg(long, default_value_t = 1)]
@@ -80,14 +79,21 @@ pub struct SelfplayArgs {
     /// Worker id (letters, digits, '_', '.'): names its shards and seeds its games.
     #[arg(long, default_value = "w0")]
     pub worker: String,
-    /// Play with this network (default: the classical player).
+    /// The player: classical, mcts, policy:FILE or a network FILE (the MCTS over it).
+    #[arg(long, default_value = "mcts", conflicts_with = "network")]
+    pub player: String,
+    /// Play with the MCTS over this network (same as `--player FILE`).
     #[arg(long)]
     pub network: Option<PathBuf>,
     /// Searched moves sampled from the ranked moves at the start of each game.
     #[arg(long, default_value_t = 8)]
     pub temperature_moves: usize,
+    /// Sampling weight of a ranked move: score^(1/T).
     #[arg(long, default_value_t = 1.0)]
     pub temperature: f32,
+    /// Sampling draws from this many of the best-ranked moves.
+    #[arg(long, default_value_t = 5)]
+    pub temperature_top: usize,
     /// Turn the thinker's exploration noise off.
     #[arg(long)]
     pub no_noise: bool,
@@ -153,10 +159,10 @@ pub struct TrainArgs {
 /// `match`: A against B, each opening twice with colours swapped; prints W/D/L and Elo.
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// `classical` or a network file.
+    /// classical, mcts, policy:FILE or a network FILE (the MCTS over it).
     #[arg(long)]
     pub a: String,
-    /// `classical` or a network file.
+    /// classical, mcts, policy:FILE or a network FILE (the MCTS over it).
     #[arg(long)]
     pub b: String,
     #[arg(long, default_value_t = 100)]
@@ -187,22 +193,22 @@ fn finish(what: &str, result: Result<(), TrainError>) -> ExitCode {
 }
 
 /// The `selfplay` subcommand.
-pub fn selfplay(args: SelfplayArgs, out: &mut dyn Write) -> ExitCode {
-    finish("selfplay", run_selfplay_command(&args, out))
+pub fn selfplay(args: SelfplayArgs, config: &Config, out: &mut dyn Write) -> ExitCode {
+    finish("selfplay", run_selfplay_command(&args, config, out))
 }
 
 /// The `train` subcommand.
-pub fn train(args: TrainArgs, out: &mut dyn Write) -> ExitCode {
+pub fn train(args: TrainArgs, _config: &Config, out: &mut dyn Write) -> ExitCode {
     finish("train", run_train_command(&args, out))
 }
 
 /// The `match` subcommand.
-pub fn match_players(args: MatchArgs, out: &mut dyn Write) -> ExitCode {
-    finish("match", run_match_command(&args, out))
+pub fn match_players(args: MatchArgs, config: &Config, out: &mut dyn Write) -> ExitCode {
+    finish("match", run_match_command(&args, config, out))
 }
 
 /// The `promote` subcommand.
-pub fn promote(args: PromoteArgs, out: &mut dyn Write) -> ExitCode {
+pub fn promote(args: PromoteArgs, _config: &Config, out: &mut dyn Write) -> ExitCode {
     finish("promote", run_promote_command(&args, out))
 }
 
@@ -254,22 +260,23 @@ fn device(name: &str) -> Result<Device, TrainError> {
     Ok(parse_device(name)?)
 }
 
-fn set_torch_threads(n: i32) {
-    if n > 0 {
-        tch::set_num_threads(n);
-    }
-}
-
 impl GameArgs {
-    fn play_options(&self, temperature_moves: usize, temperature: f32) -> PlayOptions {
+    fn play_options(&self) -> PlayOptions {
         PlayOptions {
             movetime_ms: self.movetime,
             max_nodes: self.nodes,
             threads: self.threads,
-            temperature_moves,
-            temperature,
             max_moves: self.max_moves,
+            ..PlayOptions::default()
         }
+    }
+
+    fn player_setup(&self, config: &Config) -> PlayerSetup {
+        let mut setup = PlayerSetup::from_config(config, self.device.as_deref());
+        if self.torch_threads > 0 {
+            setup.network.cpu_threads = self.torch_threads as usize;
+        }
+        setup
     }
 
     fn opening(&self) -> OpeningConfig {
@@ -281,67 +288,49 @@ impl GameArgs {
     }
 }
 
-/// A thinker from a SPEC: `classical` or a network file (played by [`PolicyPlayer`]).
-pub fn thinker_from_spec(
-    spec: &str,
-    device: Device,
-    exploration: bool,
-    seed: u64,
-) -> Result<Box<dyn Thinker>, TrainError> {
-    if spec == "classical" {
-        return Ok(Box::new(ClassicalPlayer));
-    }
-    let path = Path::new(spec);
-    let network = Network::load(path, device)?;
-    let name = network_paths(path)
-        .0
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| spec.to_string());
-    Ok(Box::new(
-        PolicyPlayer::new(network, &name).with_exploration(exploration, seed),
-    ))
-}
-
-fn run_selfplay_command(args: &SelfplayArgs, out: &mut dyn Write) -> Result<(), TrainError> {
-    set_torch_threads(args.game.torch_threads);
-    let config = SelfplayConfig {
+fn run_selfplay_command(
+    args: &SelfplayArgs,
+    config: &Config,
+    out: &mut dyn Write,
+) -> Result<(), TrainError> {
+    let spec = match &args.network {
+        Some(path) => PlayerSpec::Network(path.clone()),
+        None => PlayerSpec::parse(&args.player),
+    };
+    let config_sp = SelfplayConfig {
         out_dir: args.out.clone(),
         worker: args.worker.clone(),
         games: args.games,
         variants: parse_variants(&args.game.rule, &args.game.size)?,
-        play: args
-            .game
-            .play_options(args.temperature_moves, args.temperature),
+        play: PlayOptions {
+            temperature_moves: args.temperature_moves,
+            temperature: args.temperature,
+            temperature_top: args.temperature_top,
+            policy_target: spec.policy_target(),
+            ..args.game.play_options()
+        },
         opening: args.game.opening(),
         exploration_noise: !args.no_noise,
         games_per_shard: args.games_per_shard,
         seed: args.game.seed,
     };
-    let dev = match &args.network {
-        Some(_) => device(&args.game.device)?,
-        None => Device::Cpu,
-    };
-    let spec = args
-        .network
-        .as_ref()
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "classical".into());
-    let factory =
-        |c: &SelfplayConfig, seed: u64| thinker_from_spec(&spec, dev, c.exploration_noise, seed);
-    let report = run_selfplay(&config, &factory, &AtomicBool::new(false))?;
+    let setup = args.game.player_setup(config);
+    let factory = |c: &SelfplayConfig, seed: u64| spec.build(&setup, c.exploration_noise, seed);
+    let report = run_selfplay(&config_sp, &factory, &AtomicBool::new(false))?;
     let [black, white, draws] = report.results;
     writeln!(
         out,
         "selfplay {}: {} games played ({} already there), {} positions; black won {black}, \
          white won {white}, drawn {draws}",
-        config.worker, report.games_played, report.games_before, report.positions,
+        config_sp.worker, report.games_played, report.games_before, report.positions,
     )
     .map_err(TrainError::io("stdout"))
 }
 
 fn run_train_command(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
-    set_torch_threads(args.torch_threads);
+    if args.torch_threads > 0 {
+        tch::set_num_threads(args.torch_threads);
+    }
     let kind = OptimizerKind::from_name(&args.optimizer).ok_or_else(|| {
         TrainError::Config(format!(
             "optimizer {:?}: expected adam or sgd",
@@ -396,24 +385,30 @@ fn run_train_command(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainE
     .map_err(TrainError::io("stdout"))
 }
 
-fn run_match_command(args: &MatchArgs, out: &mut dyn Write) -> Result<(), TrainError> {
-    set_torch_threads(args.game.torch_threads);
-    let needs_device = args.a != "classical" || args.b != "classical";
-    let dev = if needs_device {
-        device(&args.game.device)?
-    } else {
-        Device::Cpu
-    };
-    let mut a = thinker_from_spec(&args.a, dev, false, 0)?;
-    let mut b = thinker_from_spec(&args.b, dev, false, 0)?;
-    let config = MatchConfig {
+fn run_match_command(
+    args: &MatchArgs,
+    config: &Config,
+    out: &mut dyn Write,
+) -> Result<(), TrainError> {
+    let setup = args.game.player_setup(config);
+    let mut a = PlayerSpec::parse(&args.a).build(&setup, false, 0)?;
+    let mut b = PlayerSpec::parse(&args.b).build(&setup, false, 0)?;
+    let match_config = MatchConfig {
         games: args.games,
         variants: parse_variants(&args.game.rule, &args.game.size)?,
-        play: args.game.play_options(0, 0.0),
+        play: PlayOptions {
+            policy_target: PolicyTarget::BestMove,
+            ..args.game.play_options()
+        },
         opening: args.game.opening(),
         seed: args.game.seed,
     };
-    let result = play_match(a.as_mut(), b.as_mut(), &config, &AtomicBool::new(false))?;
+    let result = play_match(
+        a.as_mut(),
+        b.as_mut(),
+        &match_config,
+        &AtomicBool::new(false),
+    )?;
     writeln!(
         out,
         "{} vs {} ({} {}, {} ms/move): {result}",
@@ -478,8 +473,9 @@ pub fn promote_checkpoint(
            --blocks {blocks} --channels {channels} --seed {seed} --optimizer {opt} --lr {lr} \
            --weight-decay {wd} --momentum {mom} --value-weight {vw}{aug}`, then \
            `pbrain-hoshi promote {ckpt} {name}`\n\
-         - match results: run `pbrain-hoshi match --a {weights} --b classical --games 200 \
-           --movetime 1000 --rule ... --size ...` and paste its line here\n",
+         - match results: run `pbrain-hoshi match --a {weights} --b mcts --games 200 \
+           --movetime 1000 --rule ... --size ...` (and `--b` the previous shipped network) and \
+           paste the result lines here\n",
         weights = dst_weights.display(),
         sidecar = dst_sidecar.display(),
         blocks = meta.blocks,
@@ -512,6 +508,84 @@ pub fn promote_checkpoint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::{CommandFactory, Parser, Subcommand};
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Cmd,
+    }
+
+    #[derive(Subcommand)]
+    enum Cmd {
+        Selfplay(SelfplayArgs),
+        Train(TrainArgs),
+        Match(MatchArgs),
+        Promote(PromoteArgs),
+    }
+
+    #[test]
+    fn command_lines_parse_as_documented() {
+        Cli::command().debug_assert();
+        let parse = |line: &str| {
+            Cli::try_parse_from(line.split_whitespace())
+                .unwrap()
+                .command
+        };
+        match parse(
+            "x selfplay --out d --games 7 --rule renju,standard --size 15x15,20 --worker w3 \
+             --movetime 250 --network n.safetensors --no-noise",
+        ) {
+            Cmd::Selfplay(a) => {
+                assert_eq!(
+                    (a.out, a.games, a.worker),
+                    (PathBuf::from("d"), 7, "w3".into())
+                );
+                assert_eq!(
+                    (a.game.rule, a.game.size),
+                    ("renju,standard".into(), "15x15,20".into())
+                );
+                assert_eq!((a.game.movetime, a.no_noise), (250, true));
+                assert_eq!(a.network, Some(PathBuf::from("n.safetensors")));
+            }
+            _ => panic!("not selfplay"),
+        }
+        match parse(
+            "x train --data d --out o --steps 9 --batch 32 --blocks 2 --channels 16 --seed 4 --resume",
+        ) {
+            Cmd::Train(a) => {
+                assert_eq!((a.steps, a.batch, a.blocks, a.channels), (9, 32, Some(2), Some(16)));
+                assert_eq!((a.seed, a.resume, a.optimizer.as_str()), (Some(4), true, "adam"));
+            }
+            _ => panic!("not train"),
+        }
+        match parse(
+            "x match --a classical --b nets/x --games 10 --movetime 50 --rule caro --size 20",
+        ) {
+            Cmd::Match(a) => {
+                assert_eq!(
+                    (a.a.as_str(), a.b.as_str(), a.games),
+                    ("classical", "nets/x", 10)
+                );
+                assert_eq!((a.game.movetime, a.game.size.as_str()), (50, "20"));
+            }
+            _ => panic!("not match"),
+        }
+        match parse("x promote ck/ckpt-00000100 hoshi-v1") {
+            Cmd::Promote(a) => {
+                assert_eq!(a.checkpoint, PathBuf::from("ck/ckpt-00000100"));
+                assert_eq!(
+                    (a.name.as_str(), a.networks),
+                    ("hoshi-v1", PathBuf::from("networks"))
+                );
+            }
+            _ => panic!("not promote"),
+        }
+        assert!(
+            Cli::try_parse_from(["x", "selfplay", "--games", "3"]).is_err(),
+            "--out is required"
+        );
+    }
 
     #[test]
     fn sizes_and_rules_parse() {
@@ -539,16 +613,11 @@ mod tests {
 
     #[test]
     fn unknown_specs_are_readable_errors() {
-        let err = match thinker_from_spec("no/such/net", Device::Cpu, false, 0) {
+        let setup = PlayerSetup::from_config(&Config::default(), Some("cpu"));
+        let err = match PlayerSpec::parse("no/such/net").build(&setup, false, 0) {
             Err(e) => e,
             Ok(_) => panic!("loaded a missing network"),
         };
         assert!(err.to_string().contains("not found"), "{err}");
-        assert_eq!(
-            thinker_from_spec("classical", Device::Cpu, false, 0)
-                .unwrap()
-                .name(),
-            "classical"
-        );
     }
 }

@@ -12,7 +12,6 @@ use crate::game::{Board, Point};
 use crate::nn::features::encoded_len;
 use crate::nn::{encode_into, Symmetry, INPUT_PLANES};
 
-use super::board_view::BoardView;
 use super::records::GameRecord;
 
 /// One batch, on the CPU.
@@ -110,7 +109,7 @@ impl TrainingSet {
             };
             let board = position(game, ply as usize);
             encode_into(
-                &BoardView(&board),
+                &board,
                 sym,
                 width,
                 height,

@@ -5,19 +5,19 @@
 //! - [`openings`]: random balanced openings for self-play and matches.
 //! - [`playout`]: one game between thinkers, recorded with the search's move distribution.
 //! - [`policy_player`]: a one-ply "policy argmax" thinker over a network.
-//! - [`board_view`]: the engine's board as the network's feature source.
+//! - [`players`]: player SPECs (`classical`, `mcts`, `policy:FILE`, a network FILE).
 //! - [`dataset`]: training samples from records, batches with symmetries and padding.
 //! - [`optim`]: Adam / SGD whose state can be checkpointed.
 //! - [`trainer`]: the training loop, checkpoints and resume.
 //! - [`arena`]: matches between two thinkers, with the Elo difference and its error bar.
 //! - [`cli`]: the `selfplay`, `train`, `match` and `promote` subcommands.
 pub mod arena;
-pub mod board_view;
 pub mod cli;
 pub mod dataset;
 mod error;
 pub mod openings;
 pub mod optim;
+pub mod players;
 pub mod playout;
 pub mod policy_player;
 pub mod records;
@@ -25,10 +25,10 @@ pub mod selfplay;
 pub mod trainer;
 
 pub use arena::{play_match, MatchConfig, MatchResult};
-pub use board_view::BoardView;
 pub use error::TrainError;
 pub use openings::{random_opening, OpeningConfig};
-pub use playout::{play_game, PlayOptions, Seats};
+pub use players::{PlayerSetup, PlayerSpec};
+pub use playout::{play_game, PlayOptions, PolicyTarget, Seats};
 pub use policy_player::PolicyPlayer;
 pub use records::{GameRecord, GameResult, PositionRecord, ShardWriter};
 pub use selfplay::{run_selfplay, SelfplayConfig, SelfplayReport, ThinkerFactory, Variant};

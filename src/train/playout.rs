@@ -54,6 +54,11 @@ pub struct PlayOptions {
     pub temperature_moves: usize,
     /// Sampling weight of a ranked move is `score^(1 / temperature)` (0 = always the best).
     pub temperature: f32,
+    /// Sampling draws from the first this many ranked moves only (the MCTS ranks by visits and
+    /// scores by expected result, so its unvisited tail must stay out of the draw).
+    pub temperature_top: usize,
+    /// What a searched position records as its policy target.
+    pub policy_target: PolicyTarget,
     /// Declare a draw after this many stones (None: play until the board is full).
     pub max_moves: Option<usize>,
 }
@@ -66,6 +71,8 @@ impl Default for PlayOptions {
             threads: 1,
             temperature_moves: 0,
             temperature: 1.0,
+            temperature_top: 5,
+            policy_target: PolicyTarget::RankedShares,
             max_moves: None,
         }
     }
@@ -76,6 +83,11 @@ impl PlayOptions {
         if self.movetime_ms == 0 && self.max_nodes.is_none() {
             return Err(TrainError::Config(
                 "each move needs a limit: a movetime above 0 or a node count".into(),
+            ));
+        }
+        if self.temperature_top == 0 {
+            return Err(TrainError::Config(
+                "temperature sampling needs at least 1 move to draw from".into(),
             ));
         }
         if self.temperature.is_nan() || self.temperature < 0.0 {
@@ -98,9 +110,26 @@ impl PlayOptions {
     }
 }
 
-/// The policy target of a search: its ranked moves' scores, normalised. A search that ranks
-/// nothing (or gives every move 0) teaches its best move alone.
-pub fn policy_target(result: &ThinkResult) -> Vec<(Point, f32)> {
+/// Where a searched position's policy target comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyTarget {
+    /// The ranked moves' scores, normalised: for thinkers whose ranked scores are shares of
+    /// their attention (the policy player reports its policy there, the classical player its
+    /// one move, a search that reports visit shares its visit distribution).
+    RankedShares,
+    /// The search's best move alone: for searches whose ranked scores are values rather than
+    /// visit shares. The MCTS is one: its `ranked` carries each root move's expected score,
+    /// and [`ThinkResult`] has no visit counts to learn the visit distribution from.
+    BestMove,
+}
+
+/// The policy target of a search (see [`PolicyTarget`]). Either kind falls back to the best
+/// move alone when the ranked scores are all 0 or missing.
+pub fn policy_target(result: &ThinkResult, kind: PolicyTarget) -> Vec<(Point, f32)> {
+    let best_alone = || result.best.map(|p| vec![(p, 1.0)]).unwrap_or_default();
+    if kind == PolicyTarget::BestMove {
+        return best_alone();
+    }
     let total: f32 = result.ranked.iter().map(|m| m.1.max(0.0)).sum();
     if total > 0.0 && total.is_finite() {
         result
@@ -110,7 +139,7 @@ pub fn policy_target(result: &ThinkResult) -> Vec<(Point, f32)> {
             .map(|&(p, s)| (p, s / total))
             .collect()
     } else {
-        result.best.map(|p| vec![(p, 1.0)]).unwrap_or_default()
+        best_alone()
     }
 }
 
@@ -122,19 +151,23 @@ fn is_legal(board: &Board, p: Point) -> bool {
         && !(board.side_to_move() == Color::Black && board.is_forbidden(p))
 }
 
-/// The move to play: while sampling, a ranked move drawn with weight `score^(1/T)`; otherwise
-/// (or when sampling has nothing to draw from) the search's best move.
+/// The move to play: while sampling, one of the first `top` legal ranked moves drawn with
+/// weight `score^(1/T)`; otherwise (or when sampling has nothing to draw from) the search's
+/// best move.
 pub fn choose_move<R: Rng>(
     board: &Board,
     result: &ThinkResult,
     temperature: Option<f32>,
+    top: usize,
     rng: &mut R,
 ) -> Option<Point> {
     if let Some(t) = temperature.filter(|&t| t > 0.0) {
         let weights: Vec<(Point, f64)> = result
             .ranked
             .iter()
-            .filter(|m| m.1 > 0.0 && is_legal(board, m.0))
+            .filter(|m| is_legal(board, m.0))
+            .take(top)
+            .filter(|m| m.1 > 0.0)
             .map(|&(p, s)| (p, (s as f64).powf(1.0 / t as f64)))
             .filter(|w| w.1.is_finite() && w.1 > 0.0)
             .collect();
@@ -193,7 +226,8 @@ pub fn play_game<R: Rng>(
             return Ok(None);
         }
         let temperature = (searched < options.temperature_moves).then_some(options.temperature);
-        let Some(mv) = choose_move(&board, &answer, temperature, rng) else {
+        let Some(mv) = choose_move(&board, &answer, temperature, options.temperature_top, rng)
+        else {
             // No legal move left (renju: every empty point forbidden for black).
             break GameResult::Draw;
         };
@@ -211,7 +245,7 @@ pub fn play_game<R: Rng>(
         }
         positions.push(PositionRecord {
             mv,
-            policy: policy_target(&answer),
+            policy: policy_target(&answer, options.policy_target),
         });
         searched += 1;
         match board.play(mv)? {
@@ -258,11 +292,18 @@ mod tests {
     #[test]
     fn policy_target_normalises_the_ranked_scores() {
         let r = result_with(vec![(Point::new(1, 1), 0.6), (Point::new(2, 2), 0.2)]);
-        let t = policy_target(&r);
+        let t = policy_target(&r, PolicyTarget::RankedShares);
         assert_eq!(t.len(), 2);
         assert!((t[0].1 - 0.75).abs() < 1e-6 && (t[1].1 - 0.25).abs() < 1e-6);
+        assert_eq!(
+            policy_target(&r, PolicyTarget::BestMove),
+            vec![(Point::new(1, 1), 1.0)]
+        );
         let r = result_with(vec![(Point::new(3, 3), 0.0)]);
-        assert_eq!(policy_target(&r), vec![(Point::new(3, 3), 1.0)]);
+        assert_eq!(
+            policy_target(&r, PolicyTarget::RankedShares),
+            vec![(Point::new(3, 3), 1.0)]
+        );
     }
 
     #[test]
@@ -276,7 +317,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(4);
         let mut counts = [0usize; 2];
         for _ in 0..4000 {
-            match choose_move(&board, &r, Some(1.0), &mut rng) {
+            match choose_move(&board, &r, Some(1.0), 5, &mut rng) {
                 Some(p) if p == Point::new(1, 1) => counts[0] += 1,
                 Some(p) if p == Point::new(2, 2) => counts[1] += 1,
                 other => panic!("sampled {other:?}"),
@@ -287,12 +328,23 @@ mod tests {
         // A low temperature sharpens towards the best; none means the best.
         let mut sharp = 0;
         for _ in 0..1000 {
-            if choose_move(&board, &r, Some(0.25), &mut rng) == Some(Point::new(1, 1)) {
+            if choose_move(&board, &r, Some(0.25), 5, &mut rng) == Some(Point::new(1, 1)) {
                 sharp += 1;
             }
         }
         assert!(sharp > 970, "{sharp}"); // 0.75^4 / (0.75^4 + 0.25^4) = 0.988
-        assert_eq!(choose_move(&board, &r, None, &mut rng), r.best);
+        assert_eq!(choose_move(&board, &r, None, 5, &mut rng), r.best);
+        // Only the first `top` legal ranked moves are drawn (the occupied one does not count).
+        let r = result_with(vec![
+            (Point::new(0, 0), 0.9),
+            (Point::new(1, 1), 0.2),
+            (Point::new(2, 2), 0.2),
+            (Point::new(3, 3), 0.9),
+        ]);
+        for _ in 0..200 {
+            let p = choose_move(&board, &r, Some(1.0), 2, &mut rng).unwrap();
+            assert!(p == Point::new(1, 1) || p == Point::new(2, 2), "{p}");
+        }
     }
 
     #[test]

@@ -13,8 +13,6 @@ use crate::nn::features::encoded_len;
 use crate::nn::{encode_into, Network, Symmetry, INPUT_PLANES};
 use crate::search::{Eval, SearchInfo, ThinkRequest, ThinkResult, Thinker};
 
-use super::board_view::BoardView;
-
 /// Root moves reported in `ranked` (the policy's favourites, best first).
 pub const RANKED_MOVES: usize = 32;
 /// Share of random weight mixed into the policy when exploration is on.
@@ -24,7 +22,7 @@ const NOISE_FRACTION: f32 = 0.25;
 pub fn evaluate(network: &Network, board: &Board) -> (Vec<f32>, [f32; 3]) {
     let (w, h) = (board.width(), board.height());
     let mut buf = vec![0.0; encoded_len(w, h)];
-    encode_into(&BoardView(board), Symmetry::IDENTITY, w, h, &mut buf);
+    encode_into(board, Symmetry::IDENTITY, w, h, &mut buf);
     let xs = Tensor::from_slice(&buf).view([1, INPUT_PLANES as i64, h as i64, w as i64]);
     let (policy, wdl) = network.infer(&xs);
     let policy = Vec::<f32>::try_from(policy.view([-1])).unwrap_or_default();

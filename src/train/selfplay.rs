@@ -8,7 +8,8 @@
 //!
 //! Resumable: `games` is the worker's total. A restarted worker counts the games its shards
 //! already hold, plays the rest into a new shard, and seeds each game from its number, so a
-//! restart never replays a game it already has.
+//! restart never replays a game it already has. A worker id belongs to one process at a time
+//! (two processes with the same id would race for the same new shard name; the second fails).
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -1,0 +1,191 @@
+//! Player SPECs: which thinker plays a self-play game or one side of a match.
+//!
+//! | SPEC | thinker | policy target in self-play |
+//! |---|---|---|
+//! | `classical` | the one-ply classical player | its move |
+//! | `mcts` | the MCTS over the classical evaluator | the search's best move |
+//! | `policy:FILE` | the one-ply [`PolicyPlayer`] over the network FILE | its policy |
+//! | `FILE` | the MCTS over the network FILE | the search's best move |
+//!
+//! The MCTS takes its parameters from the configuration's `[search]` section and the network
+//! its batching settings from `[network]`; exploration noise (self-play) is the MCTS's root
+//! Dirichlet noise with the configured alpha and fraction, or the policy player's own noise.
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::nn::{parse_device, Network};
+use crate::search::classical::ClassicalPlayer;
+use crate::search::evaluator::{set_cpu_threads, NetworkEvaluator, NetworkSettings};
+use crate::search::mcts::RootNoise;
+use crate::search::{MctsParams, MctsThinker, Thinker};
+
+use super::error::TrainError;
+use super::playout::PolicyTarget;
+use super::policy_player::PolicyPlayer;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    Classical,
+    Mcts,
+    Policy(PathBuf),
+    Network(PathBuf),
+}
+
+impl PlayerSpec {
+    pub fn parse(spec: &str) -> PlayerSpec {
+        match spec.trim() {
+            "classical" => PlayerSpec::Classical,
+            "mcts" => PlayerSpec::Mcts,
+            s => match s.strip_prefix("policy:") {
+                Some(path) => PlayerSpec::Policy(PathBuf::from(path)),
+                None => PlayerSpec::Network(PathBuf::from(s)),
+            },
+        }
+    }
+
+    /// The policy target that matches this thinker's ranked scores.
+    pub fn policy_target(&self) -> PolicyTarget {
+        match self {
+            PlayerSpec::Classical | PlayerSpec::Policy(_) => PolicyTarget::RankedShares,
+            PlayerSpec::Mcts | PlayerSpec::Network(_) => PolicyTarget::BestMove,
+        }
+    }
+
+    pub fn uses_network(&self) -> bool {
+        matches!(self, PlayerSpec::Policy(_) | PlayerSpec::Network(_))
+    }
+
+    /// Builds the thinker. `exploration` turns self-play noise on; `seed` seeds the noise of
+    /// the players that take a seed (the MCTS draws its own).
+    pub fn build(
+        &self,
+        setup: &PlayerSetup,
+        exploration: bool,
+        seed: u64,
+    ) -> Result<Box<dyn Thinker>, TrainError> {
+        let mut params = setup.params.clone();
+        params.root_noise = exploration.then_some(setup.noise);
+        Ok(match self {
+            PlayerSpec::Classical => Box::new(ClassicalPlayer),
+            PlayerSpec::Mcts => Box::new(MctsThinker::classical(params)),
+            PlayerSpec::Policy(path) => {
+                let device = parse_device(&setup.network.device)?;
+                if device == tch::Device::Cpu {
+                    set_cpu_threads(setup.network.cpu_threads);
+                }
+                let network = Network::load(path, device)?;
+                let name = format!("policy:{}", path.display());
+                Box::new(PolicyPlayer::new(network, &name).with_exploration(exploration, seed))
+            }
+            PlayerSpec::Network(path) => {
+                let settings = NetworkSettings {
+                    path: path.clone(),
+                    ..setup.network.clone()
+                };
+                let evaluator = NetworkEvaluator::load(&settings)?;
+                Box::new(MctsThinker::new(params, Arc::new(evaluator)))
+            }
+        })
+    }
+}
+
+/// What the players are built from: the configuration's search and network settings.
+#[derive(Clone, Debug)]
+pub struct PlayerSetup {
+    pub params: MctsParams,
+    /// Root noise used when exploration is on.
+    pub noise: RootNoise,
+    /// Network settings; `path` is replaced by the SPEC's file.
+    pub network: NetworkSettings,
+}
+
+impl PlayerSetup {
+    /// From a configuration, with the network's device overridden when `device` is given.
+    pub fn from_config(config: &Config, device: Option<&str>) -> PlayerSetup {
+        let n = &config.network;
+        PlayerSetup {
+            params: config.mcts_params(),
+            noise: RootNoise {
+                alpha: config.search.dirichlet_alpha as f32,
+                fraction: config.search.noise_fraction as f32,
+            },
+            network: NetworkSettings {
+                path: PathBuf::new(),
+                device: device.unwrap_or(&n.device).to_string(),
+                max_batch: n.max_batch,
+                batch_deadline: std::time::Duration::from_micros(n.batch_deadline_us),
+                cache_entries: n.cache_entries,
+                random_symmetry: n.random_symmetry,
+                search_threads: n.search_threads,
+                cpu_threads: n.cpu_threads,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Board, Rule};
+    use crate::nn::Arch;
+    use crate::search::{Limits, ThinkRequest};
+    use std::sync::atomic::AtomicBool;
+    use tch::Device;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(PlayerSpec::parse("classical"), PlayerSpec::Classical);
+        assert_eq!(PlayerSpec::parse(" mcts "), PlayerSpec::Mcts);
+        assert_eq!(
+            PlayerSpec::parse("policy:nets/a"),
+            PlayerSpec::Policy(PathBuf::from("nets/a"))
+        );
+        assert_eq!(
+            PlayerSpec::parse("nets/a.safetensors"),
+            PlayerSpec::Network(PathBuf::from("nets/a.safetensors"))
+        );
+        assert_eq!(PlayerSpec::Mcts.policy_target(), PolicyTarget::BestMove);
+        assert_eq!(
+            PlayerSpec::Classical.policy_target(),
+            PolicyTarget::RankedShares
+        );
+    }
+
+    #[test]
+    fn every_spec_builds_a_thinker_that_plays() {
+        let dir = std::env::temp_dir().join(format!("hoshi-players-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = dir.join("tiny");
+        Network::random(Arch::new(1, 8), 1, Device::Cpu)
+            .unwrap()
+            .save(&net)
+            .unwrap();
+        let setup = PlayerSetup::from_config(&Config::default(), Some("cpu"));
+        let board = Board::from_moves(9, 9, Rule::Renju, &[crate::game::Point::new(4, 4)]).unwrap();
+        let net_path = net.display().to_string();
+        for spec in [
+            "classical".to_string(),
+            "mcts".to_string(),
+            format!("policy:{net_path}"),
+            net_path.clone(),
+        ] {
+            let mut thinker = PlayerSpec::parse(&spec).build(&setup, true, 3).unwrap();
+            let mut limits = Limits::infinite(1);
+            limits.max_nodes = Some(50);
+            let request = ThinkRequest {
+                board: board.clone(),
+                blocked: Vec::new(),
+                limits,
+            };
+            let result = thinker.think(&request, &AtomicBool::new(false));
+            let best = result.best.unwrap_or_else(|| panic!("{spec}: no move"));
+            assert!(board.is_empty(best), "{spec}: {best}");
+            assert!(!result.ranked.is_empty(), "{spec}: nothing ranked");
+        }
+        assert!(PlayerSpec::parse("no/such/net")
+            .build(&setup, false, 0)
+            .is_err());
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
