@@ -56,8 +56,8 @@ pub(crate) struct Search<'t, 'b> {
     pub(crate) meter: Meter<'b>,
     pub(crate) attacker: Color,
     pub(crate) defender: Color,
-    /// Mixed into the board hash: (mode, node kind) x (attacker, rule, size).
-    salts: [u64; 4],
+    /// Mixed into the board hash, per attacker colour: (mode, node kind) x (rule, size).
+    salts: [[u64; 4]; 2],
 }
 
 fn splitmix(mut z: u64) -> u64 {
@@ -84,9 +84,9 @@ impl<'t, 'b> Search<'t, 'b> {
     ) -> Search<'t, 'b> {
         let context = (board.rule().protocol_code() as u64)
             | (board.width() as u64) << 8
-            | (board.height() as u64) << 16
-            | (attacker.index() as u64) << 24;
-        let salts = [0u64, 1, 2, 3].map(|i| splitmix(context | i << 32));
+            | (board.height() as u64) << 16;
+        let salts = [0u64, 1]
+            .map(|colour| [0u64, 1, 2, 3].map(|i| splitmix(context | colour << 24 | i << 32)));
         Search {
             board,
             table,
@@ -98,7 +98,16 @@ impl<'t, 'b> Search<'t, 'b> {
     }
 
     fn key(&self, mode: Mode, kind: usize) -> u64 {
-        self.board.hash() ^ self.salts[mode as usize * 2 + kind]
+        self.board.hash() ^ self.salts[self.attacker.index()][mode as usize * 2 + kind]
+    }
+
+    /// Whether the defender, moving now, wins by continuous fours (the attacker's five points are
+    /// `a_fives`). Runs the VCF with the roles swapped, on the same table.
+    fn opponent_vcf(&mut self, a_fives: &[usize]) -> Result<bool, OutOfBudget> {
+        std::mem::swap(&mut self.attacker, &mut self.defender);
+        let result = self.attack(a_fives, EXACT, Mode::Vcf);
+        std::mem::swap(&mut self.attacker, &mut self.defender);
+        Ok(result? == Res::Win)
     }
 
     /// Solves from the current board with the attacker to move. `want_line`: rebuild the winning
@@ -173,9 +182,9 @@ impl<'t, 'b> Search<'t, 'b> {
             let blocks = five_blocks(&mut self.board, d_fives, self.defender);
             let mut exact = true;
             for m in blocks {
-                match self.after_attack(m, depth, mode, true)? {
-                    Some(Res::Win) => return Ok(Res::Win),
-                    Some(Res::Fail { exact: e }) => exact &= e,
+                match self.after_attack(m, depth, mode, true, false)? {
+                    Some((Res::Win, _, _)) => return Ok(Res::Win),
+                    Some((Res::Fail { exact: e }, _, _)) => exact &= e,
                     None => {}
                 }
             }
@@ -198,10 +207,13 @@ impl<'t, 'b> Search<'t, 'b> {
                 return Ok(Res::Fail { exact: false });
             }
         }
+        // If the defender has a VCF of its own, a threat that is not a four only counts when it
+        // also spoils that VCF.
+        let threatened = mode == Mode::Vct && self.opponent_vcf(&[])?;
         let mut exact = true;
         for m in self.attack_moves(mode, None) {
-            match self.after_attack(m, depth, mode, false)? {
-                Some(Res::Win) => {
+            match self.after_attack(m, depth, mode, false, threatened)? {
+                Some((Res::Win, _, _)) => {
                     self.table.store(
                         key,
                         Stored::Win {
@@ -210,7 +222,7 @@ impl<'t, 'b> Search<'t, 'b> {
                     );
                     return Ok(Res::Win);
                 }
-                Some(Res::Fail { exact: e }) => exact &= e,
+                Some((Res::Fail { exact: e }, _, _)) => exact &= e,
                 None => {}
             }
         }
@@ -219,30 +231,41 @@ impl<'t, 'b> Search<'t, 'b> {
         Ok(Res::Fail { exact })
     }
 
-    /// Plays the attacker's `m` and, if it threatens something, evaluates the defender's node.
+    /// Plays the attacker's `m` and, if it threatens something, evaluates the defender's node;
+    /// returns that value with the attacker's new five points and the depth the node got.
     /// `None`: not a threat (a non-forced move that makes neither a five point nor a winning
-    /// point). Forced moves (blocks) always go on: older threats may still stand.
+    /// point), or, when `threatened` (the defender has a VCF), a non-four that leaves the
+    /// defender's VCF standing. Forced moves (blocks) always go on: older threats may still stand.
     fn after_attack(
         &mut self,
         m: usize,
         depth: u8,
         mode: Mode,
         forced: bool,
-    ) -> Result<Option<Res>, OutOfBudget> {
+        threatened: bool,
+    ) -> Result<Option<(Res, Vec<usize>, u8)>, OutOfBudget> {
         let a = self.attacker;
         put(&mut self.board, m, a);
         let fives = fives_near(&self.board, m, a);
         let threat = forced
             || !fives.is_empty()
             || (mode == Mode::Vct && has_win_point_near(&mut self.board, m, a));
-        let result = if threat {
-            let depth = if forced { depth } else { next_depth(depth) };
-            Some(self.defend(&fives, depth, mode))
+        let spoils = if threat && threatened && fives.is_empty() {
+            self.opponent_vcf(&[]).map(|wins| !wins)
         } else {
-            None
+            Ok(true)
+        };
+        let depth = if forced { depth } else { next_depth(depth) };
+        let result = match spoils {
+            Ok(true) if threat => Some(self.defend(&fives, depth, mode)),
+            Ok(_) => None,
+            Err(e) => Some(Err(e)),
         };
         self.board.undo();
-        result.transpose()
+        Ok(match result {
+            Some(r) => Some((r?, fives, depth)),
+            None => None,
+        })
     }
 
     /// Defender to move, with no five point; `a_fives` are the attacker's five points.
@@ -372,21 +395,11 @@ impl<'t, 'b> Search<'t, 'b> {
             };
             self.attack_moves(mode, hint)
         };
-        let a = self.attacker;
+        let threatened = !forced && mode == Mode::Vct && self.opponent_vcf(&[])?;
         for m in moves {
-            let next = if forced { depth } else { next_depth(depth) };
-            put(&mut self.board, m, a);
-            let fives = fives_near(&self.board, m, a);
-            let threat = forced
-                || !fives.is_empty()
-                || (mode == Mode::Vct && has_win_point_near(&mut self.board, m, a));
-            let result = if threat {
-                self.defend(&fives, next, mode)
-            } else {
-                Ok(Res::Fail { exact: true })
-            };
-            self.board.undo();
-            if result? == Res::Win {
+            if let Some((Res::Win, fives, next)) =
+                self.after_attack(m, depth, mode, forced, threatened)?
+            {
                 return Ok(Some((m, fives, next)));
             }
         }
