@@ -6,28 +6,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The 20x20 example of seed 002, verbatim.
-const SEED_PLOCHA: &str = "\
----x-x--------------
-----x-o---x---------
------xxoooox--------
------#x-o-----------
------#xoooxo--------
------#--x-x---------
------#--------------
------#-----#-------x
-------o---#xoo-----o
-----xooo-#----------
-------xo#-----------
--------#o-----------
-------#oxx----------
------o--------------
---------------------
-ooox----------------
----x----------------
--x-x----------xoo-x-
---------------------
---------------------
-";
+const SEED_PLOCHA: &str = include_str!("data/seed-plocha.dat");
 
 /// A working directory for one turn, removed when dropped.
 struct Turn {

@@ -213,28 +213,8 @@ mod tests {
     use super::*;
 
     /// The 20x20 example of seed 002, verbatim.
-    const SEED_PLOCHA: &str = "\
----x-x--------------
-----x-o---x---------
------xxoooox--------
------#x-o-----------
------#xoooxo--------
------#--x-x---------
------#--------------
------#-----#-------x
-------o---#xoo-----o
-----xooo-#----------
-------xo#-----------
--------#o-----------
-------#oxx----------
------o--------------
---------------------
-ooox----------------
----x----------------
--x-x----------xoo-x-
---------------------
---------------------
-";
+    /// The 20x20 PLOCHA.DAT example of seed 002.
+    const SEED_PLOCHA: &str = include_str!("../../tests/data/seed-plocha.dat");
 
     const X: Square = Square::Stone(Symbol::Cross);
     const O: Square = Square::Stone(Symbol::Circle);

@@ -100,6 +100,18 @@ pub trait MemoryBudget {
     fn release(&self, bytes: u64);
 }
 
+/// A budget that never refuses: for tests of the tree's logic.
+#[cfg(test)]
+pub struct Unlimited;
+
+#[cfg(test)]
+impl MemoryBudget for Unlimited {
+    fn try_reserve(&self, _: u64) -> bool {
+        true
+    }
+    fn release(&self, _: u64) {}
+}
+
 /// One position of the tree.
 ///
 /// Its moves ([`Edge`]s, 4 bytes each) come with its first evaluation; the array of child
@@ -427,13 +439,6 @@ mod tests {
         assert!((m.loss - 1.25 / 4.0).abs() < 1e-5, "{m:?}");
     }
 
-    struct Unlimited;
-    impl MemoryBudget for Unlimited {
-        fn try_reserve(&self, _: u64) -> bool {
-            true
-        }
-        fn release(&self, _: u64) {}
-    }
     struct Nothing;
     impl MemoryBudget for Nothing {
         fn try_reserve(&self, _: u64) -> bool {

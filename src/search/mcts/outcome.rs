@@ -187,15 +187,7 @@ pub fn root_eval(root: &Node, best: Option<usize>) -> Eval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::mcts::node::{Edge, MemoryBudget};
-
-    struct Unlimited;
-    impl MemoryBudget for Unlimited {
-        fn try_reserve(&self, _: u64) -> bool {
-            true
-        }
-        fn release(&self, _: u64) {}
-    }
+    use crate::search::mcts::node::{Edge, Unlimited};
 
     /// A root with one edge per `(visits, mean win, proof)`; moves are indices 100, 101, ...
     fn root_with(children: &[(u32, f32, Option<Proof>)]) -> Node {

@@ -401,15 +401,7 @@ pub(crate) fn update_proof(node: &Node) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::mcts::node::MemoryBudget;
-
-    struct Unlimited;
-    impl MemoryBudget for Unlimited {
-        fn try_reserve(&self, _: u64) -> bool {
-            true
-        }
-        fn release(&self, _: u64) {}
-    }
+    use crate::search::mcts::node::Unlimited;
 
     fn expanded(n: usize) -> Node {
         let node = Node::new();
