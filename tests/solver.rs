@@ -629,16 +629,28 @@ fn the_table_makes_repeated_questions_cheap() {
 
 // ---------------------------------------------------------------------------------------------
 // Cross-checks on random positions
-/// Random positions per cross-check run (raise it locally for a longer soak).
+/// Random positions per cross-check run; `HOSHI_SOLVER_SOAK=n` runs n times as many (from other
+/// seeds) for a longer soak.
 const VCF_ROUNDS: usize = 300;
+const VCT_ROUNDS: usize = 150;
+
+fn soak() -> (usize, u64) {
+    let n = std::env::var("HOSHI_SOLVER_SOAK")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1usize)
+        .max(1);
+    (n, if n > 1 { 1000 + n as u64 } else { 0 })
+}
 // ---------------------------------------------------------------------------------------------
 
 #[test]
 fn vcf_agrees_with_brute_force_on_random_positions() {
-    let mut rng = StdRng::seed_from_u64(7);
+    let (factor, seed) = soak();
+    let mut rng = StdRng::seed_from_u64(7 + seed);
     let mut solver = Solver::new();
     let mut stats = [0usize; 3];
-    for round in 0..VCF_ROUNDS {
+    for round in 0..VCF_ROUNDS * factor {
         let rule = Rule::ALL[round % Rule::ALL.len()];
         let size = [7, 9, 8][round % 3];
         let moves = rng.gen_range(8..24);
@@ -669,13 +681,20 @@ fn vcf_agrees_with_brute_force_on_random_positions() {
 
 #[test]
 fn vct_wins_on_random_positions_survive_every_defence() {
-    let mut rng = StdRng::seed_from_u64(11);
+    let (factor, seed) = soak();
+    let mut rng = StdRng::seed_from_u64(11 + seed);
     let mut solver = Solver::new();
     let mut checked = 0;
-    for round in 0..150 {
+    for round in 0..VCT_ROUNDS * factor {
         let rule = Rule::ALL[round % Rule::ALL.len()];
-        let moves = rng.gen_range(6..16);
-        let mut b = random_position(&mut rng, 9, rule, moves);
+        // A soak also tries bigger boards and busier positions.
+        let (size, most) = if factor > 1 {
+            (9 + round % 3, 22)
+        } else {
+            (9, 16)
+        };
+        let moves = rng.gen_range(6..most);
+        let mut b = random_position(&mut rng, size, rule, moves);
         let attacker = b.side_to_move();
         if solver.vcf(&b, attacker, Budget::nodes(100_000)).is_win() {
             continue; // VCT wins that are more than a VCF are the interesting ones
@@ -684,7 +703,7 @@ fn vct_wins_on_random_positions_survive_every_defence() {
         if let Outcome::Win { line } = &got {
             check_line(&b, attacker, line, Kind::Vct)
                 .unwrap_or_else(|e| panic!("{rule} line {line:?}: {e}\n{b}"));
-            verify_by_all_defences(&mut b, attacker, &mut solver, Kind::Vct, 12)
+            verify_by_all_defences(&mut b, attacker, &mut solver, Kind::Vct, 40)
                 .unwrap_or_else(|e| panic!("{rule} {attacker:?} line {line:?}: {e}\n{b}"));
             checked += 1;
         }

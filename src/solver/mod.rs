@@ -74,6 +74,39 @@ pub struct Solver {
     table: Table,
     nodes: u64,
     quick_nodes: u64,
+    /// A working copy of the last board asked about, brought up to date by undoing and replaying
+    /// stones instead of cloning a board for every call.
+    scratch: Option<Board>,
+}
+
+/// The scratch board, made equal to `board` (same size, rule and stones in the same order).
+fn sync_scratch<'a>(slot: &'a mut Option<Board>, board: &Board) -> &'a mut Board {
+    let reusable = slot.as_ref().is_some_and(|s| {
+        s.width() == board.width() && s.height() == board.height() && s.rule() == board.rule()
+    });
+    if !reusable {
+        return slot.insert(board.clone());
+    }
+    let scratch = slot.as_mut().expect("checked above");
+    let target = board.history();
+    let common = scratch
+        .history()
+        .iter()
+        .zip(target)
+        .take_while(|(a, b)| a == b && scratch.get(**a) == board.get(**b))
+        .count();
+    while scratch.stone_count() > common {
+        scratch.undo();
+    }
+    for &p in &target[common..] {
+        let color = board
+            .get(p)
+            .expect("every stone of a board is in its history");
+        scratch
+            .place(p, color)
+            .expect("the scratch board mirrors the board's stones");
+    }
+    scratch
 }
 
 impl Default for Solver {
@@ -98,6 +131,7 @@ impl Solver {
             table: Table::new(bits),
             nodes: 0,
             quick_nodes: Solver::DEFAULT_QUICK_NODES,
+            scratch: None,
         }
     }
 
@@ -134,7 +168,7 @@ impl Solver {
 
     fn solve(&mut self, board: &Board, attacker: Color, budget: Budget, mode: Mode) -> Outcome {
         let mut search = Search::new(
-            board.clone(),
+            sync_scratch(&mut self.scratch, board),
             &mut self.table,
             Meter::new(&budget),
             attacker,
@@ -173,24 +207,24 @@ impl Solver {
             return Some(own_fives.into_iter().map(|i| board.point(i)).collect());
         }
         let mut search = Search::new(
-            board.clone(),
+            sync_scratch(&mut self.scratch, board),
             &mut self.table,
             Meter::new(&budget),
             attacker,
         );
         let a_fives = search.board.five_points(attacker);
         let candidates = if !a_fives.is_empty() {
-            five_blocks(&mut search.board, &a_fives, attacker)
+            five_blocks(search.board, &a_fives, attacker)
         } else {
             match search.solve(Mode::Vcf, 0, true, budget.nodes) {
                 RootResult::Win(line) => {
-                    let mut near = zone(&search.board, &line, 5);
+                    let mut near = zone(search.board, &line, 5);
                     for q in search.board.four_points(defender) {
                         if !near.contains(&q) {
                             near.push(q);
                         }
                     }
-                    near.retain(|&q| legal(&search.board, q, defender));
+                    near.retain(|&q| legal(search.board, q, defender));
                     near
                 }
                 RootResult::NoWin | RootResult::Unknown => {
@@ -201,7 +235,7 @@ impl Solver {
         };
         let mut refutations = Vec::new();
         for q in candidates {
-            put(&mut search.board, q, defender);
+            put(search.board, q, defender);
             let result = search.solve(Mode::Vcf, 0, false, 0);
             search.board.undo();
             if !matches!(result, RootResult::Win(_)) {
@@ -225,8 +259,8 @@ impl Solver {
         }
         let their_fives = board.five_points(opponent);
         if !their_fives.is_empty() {
-            let mut scratch = board.clone();
-            if five_blocks(&mut scratch, &their_fives, opponent).is_empty() {
+            let scratch = sync_scratch(&mut self.scratch, board);
+            if five_blocks(scratch, &their_fives, opponent).is_empty() {
                 self.nodes = 0;
                 return Some(ProvenResult::Loss);
             }
@@ -244,7 +278,30 @@ mod tests {
     use crate::game::Rule;
 
     #[test]
-    fn smoke_open_three_is_a_vcf() {
+    fn scratch_board_follows_every_board_asked_about() {
+        let p = Point::new;
+        let a = Board::from_moves(15, 15, Rule::Renju, &[p(7, 7), p(8, 8), p(6, 6)]).unwrap();
+        let b = Board::from_moves(15, 15, Rule::Renju, &[p(7, 7), p(8, 8), p(9, 9)]).unwrap();
+        let mut c = Board::new(15, 15, Rule::Renju).unwrap();
+        c.place(p(7, 7), Color::White).unwrap(); // same point, other colour
+        let d = Board::from_moves(9, 9, Rule::Renju, &[p(4, 4)]).unwrap();
+        let e = Board::from_moves(15, 15, Rule::Caro, &[p(7, 7)]).unwrap();
+        let mut slot = None;
+        for board in [&a, &b, &a, &c, &b, &d, &e, &a] {
+            let scratch = sync_scratch(&mut slot, board);
+            assert!(*scratch == *board, "\n{scratch}\n{board}");
+            assert_eq!(scratch.hash(), board.hash());
+            assert_eq!(scratch.side_to_move(), board.side_to_move());
+            for y in 0..board.height() as u8 {
+                for x in 0..board.width() as u8 {
+                    assert_eq!(scratch.get(p(x, y)), board.get(p(x, y)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn open_three_is_a_vcf_unless_the_defender_counters() {
         let b = Board::from_diagram(
             Rule::Freestyle,
             "
@@ -257,10 +314,14 @@ mod tests {
         )
         .unwrap();
         let mut s = Solver::new();
-        let r = s.vcf(&b, Color::Black, Budget::default());
-        eprintln!("{r:?} nodes {}", s.last_nodes());
-        assert!(r.is_win());
-        let r = s.vct(&b, Color::White, Budget::default());
-        eprintln!("{r:?} nodes {}", s.last_nodes());
+        let Outcome::Win { line } = s.vcf(&b, Color::Black, Budget::default()) else {
+            panic!("an open three is a VCF")
+        };
+        // Straight four, a block at one end, five at the other.
+        assert_eq!(line.len(), 3);
+        assert!(s.last_nodes() > 0);
+        // White's broken three needs two more stones; black's open three answers any threat.
+        assert_eq!(s.vct(&b, Color::White, Budget::default()), Outcome::NoWin);
+        assert!(matches!(s.quick(&b), Some(ProvenResult::Win { .. })));
     }
 }

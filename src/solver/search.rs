@@ -51,7 +51,7 @@ const ATTACK: usize = 0;
 const DEFEND: usize = 1;
 
 pub(crate) struct Search<'t, 'b> {
-    pub(crate) board: Board,
+    pub(crate) board: &'t mut Board,
     table: &'t mut Table,
     pub(crate) meter: Meter<'b>,
     pub(crate) attacker: Color,
@@ -77,7 +77,7 @@ fn next_depth(depth: u8) -> u8 {
 
 impl<'t, 'b> Search<'t, 'b> {
     pub(crate) fn new(
-        board: Board,
+        board: &'t mut Board,
         table: &'t mut Table,
         meter: Meter<'b>,
         attacker: Color,
@@ -179,7 +179,7 @@ impl<'t, 'b> Search<'t, 'b> {
     fn attack(&mut self, d_fives: &[usize], depth: u8, mode: Mode) -> Result<Res, OutOfBudget> {
         self.meter.tick()?;
         if !d_fives.is_empty() {
-            let blocks = five_blocks(&mut self.board, d_fives, self.defender);
+            let blocks = five_blocks(self.board, d_fives, self.defender);
             let mut exact = true;
             for m in blocks {
                 match self.after_attack(m, depth, mode, true, false)? {
@@ -245,11 +245,11 @@ impl<'t, 'b> Search<'t, 'b> {
         threatened: bool,
     ) -> Result<Option<(Res, Vec<usize>, u8)>, OutOfBudget> {
         let a = self.attacker;
-        put(&mut self.board, m, a);
-        let fives = fives_near(&self.board, m, a);
+        put(self.board, m, a);
+        let fives = fives_near(self.board, m, a);
         let threat = forced
             || !fives.is_empty()
-            || (mode == Mode::Vct && has_win_point_near(&mut self.board, m, a));
+            || (mode == Mode::Vct && has_win_point_near(self.board, m, a));
         let spoils = if threat && threatened && fives.is_empty() {
             self.opponent_vcf(&[]).map(|wins| !wins)
         } else {
@@ -272,7 +272,7 @@ impl<'t, 'b> Search<'t, 'b> {
     fn defend(&mut self, a_fives: &[usize], depth: u8, mode: Mode) -> Result<Res, OutOfBudget> {
         self.meter.tick()?;
         if !a_fives.is_empty() {
-            let blocks = five_blocks(&mut self.board, a_fives, self.attacker);
+            let blocks = five_blocks(self.board, a_fives, self.attacker);
             return self.every_defence_loses(&blocks, depth, mode);
         }
         if mode == Mode::Vcf {
@@ -286,7 +286,7 @@ impl<'t, 'b> Search<'t, 'b> {
             }
             _ => {}
         }
-        let wins = win_points(&mut self.board, self.attacker);
+        let wins = win_points(self.board, self.attacker);
         if wins.is_empty() {
             return Ok(Res::Fail { exact: true });
         }
@@ -310,8 +310,8 @@ impl<'t, 'b> Search<'t, 'b> {
     ) -> Result<Res, OutOfBudget> {
         let d = self.defender;
         for &q in moves {
-            put(&mut self.board, q, d);
-            let fives = fives_near(&self.board, q, d);
+            put(self.board, q, d);
+            let fives = fives_near(self.board, q, d);
             let result = self.attack(&fives, depth, mode);
             self.board.undo();
             if let fail @ Res::Fail { .. } = result? {
@@ -343,7 +343,7 @@ impl<'t, 'b> Search<'t, 'b> {
                 _ => scored.push((idx, weight(p))),
             },
         );
-        scored.retain(|&(i, _)| legal(&self.board, i, a));
+        scored.retain(|&(i, _)| legal(self.board, i, a));
         scored.sort_by_key(|&(i, s)| (Reverse(s), i));
         let mut moves: Vec<usize> = scored.into_iter().map(|(i, _)| i).collect();
         if let Some(f) = first {
@@ -358,20 +358,20 @@ impl<'t, 'b> Search<'t, 'b> {
     /// then the defender's own fours.
     fn defence_moves(&mut self, wins: &[usize]) -> Vec<usize> {
         let (a, d) = (self.attacker, self.defender);
-        let mut moves = win_point_region(&mut self.board, wins[0], a);
+        let mut moves = win_point_region(self.board, wins[0], a);
         moves.retain(|&q| {
-            if !legal(&self.board, q, d) {
+            if !legal(self.board, q, d) {
                 return false;
             }
-            put(&mut self.board, q, d);
+            put(self.board, q, d);
             let spoiled = wins
                 .iter()
-                .all(|&w| w == q || !is_win_point(&mut self.board, w, a));
+                .all(|&w| w == q || !is_win_point(self.board, w, a));
             self.board.undo();
             spoiled
         });
         for q in self.board.four_points(d) {
-            if !moves.contains(&q) && legal(&self.board, q, d) {
+            if !moves.contains(&q) && legal(self.board, q, d) {
                 moves.push(q);
             }
         }
@@ -387,7 +387,7 @@ impl<'t, 'b> Search<'t, 'b> {
     ) -> Result<Option<(usize, Vec<usize>, u8)>, OutOfBudget> {
         let forced = !d_fives.is_empty();
         let moves = if forced {
-            five_blocks(&mut self.board, d_fives, self.defender)
+            five_blocks(self.board, d_fives, self.defender)
         } else {
             let hint = match self.table.probe(self.key(mode, ATTACK)) {
                 Some(Stored::Win { best }) => best.map(usize::from),
@@ -424,7 +424,7 @@ impl<'t, 'b> Search<'t, 'b> {
             return Ok(());
         };
         line.push(m);
-        put(&mut self.board, m, self.attacker);
+        put(self.board, m, self.attacker);
         let result = self.line_defend(&fives, next, mode, line);
         self.board.undo();
         result
@@ -441,14 +441,14 @@ impl<'t, 'b> Search<'t, 'b> {
     ) -> Result<(), OutOfBudget> {
         let (a, d) = (self.attacker, self.defender);
         let reply = if !a_fives.is_empty() {
-            let blocks = five_blocks(&mut self.board, a_fives, a);
+            let blocks = five_blocks(self.board, a_fives, a);
             if blocks.is_empty() {
                 self.unstoppable_fives(a_fives, line);
                 return Ok(());
             }
             blocks[0]
         } else {
-            let wins = win_points(&mut self.board, a);
+            let wins = win_points(self.board, a);
             if wins.is_empty() {
                 return Ok(());
             }
@@ -460,7 +460,7 @@ impl<'t, 'b> Search<'t, 'b> {
                 None => match wins
                     .iter()
                     .copied()
-                    .find(|&w| legal(&self.board, w, d))
+                    .find(|&w| legal(self.board, w, d))
                     .or_else(|| self.any_legal(d))
                 {
                     Some(q) => q,
@@ -469,8 +469,8 @@ impl<'t, 'b> Search<'t, 'b> {
             }
         };
         line.push(reply);
-        put(&mut self.board, reply, d);
-        let fives = fives_near(&self.board, reply, d);
+        put(self.board, reply, d);
+        let fives = fives_near(self.board, reply, d);
         let result = match self.attack(&fives, depth, mode) {
             Ok(Res::Win) => self.line_attack(&fives, depth, mode, line),
             Ok(_) => Ok(()),
@@ -484,10 +484,10 @@ impl<'t, 'b> Search<'t, 'b> {
     /// point if it may (the attacker then plays another), or is left with a forbidden point.
     fn unstoppable_fives(&mut self, a_fives: &[usize], line: &mut Vec<usize>) {
         let (a, d) = (self.attacker, self.defender);
-        match a_fives.iter().copied().find(|&f| legal(&self.board, f, d)) {
+        match a_fives.iter().copied().find(|&f| legal(self.board, f, d)) {
             Some(q) => {
                 line.push(q);
-                put(&mut self.board, q, d);
+                put(self.board, q, d);
                 let five = a_fives
                     .iter()
                     .copied()
@@ -503,7 +503,7 @@ impl<'t, 'b> Search<'t, 'b> {
     fn any_legal(&self, color: Color) -> Option<usize> {
         let mut found = None;
         self.board.for_each_empty(|q| {
-            if found.is_none() && legal(&self.board, q, color) {
+            if found.is_none() && legal(self.board, q, color) {
                 found = Some(q);
             }
         });

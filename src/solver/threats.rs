@@ -120,19 +120,19 @@ pub(crate) fn five_blocks(board: &mut Board, fives: &[usize], owner: Color) -> V
 /// block is forbidden for black, a caro four that cannot be blocked at either end...).
 /// Assumes `color` has no five point already.
 pub(crate) fn is_win_point(board: &mut Board, w: usize, color: Color) -> bool {
-    if !legal(board, w, color) {
+    if !board.is_empty_idx(w) {
         return false;
     }
     let threat = board.threat_idx(w, color);
+    // Shape first: it is one table lookup per line, legality may be a renju search.
+    if threat < Threat::Four || !legal(board, w, color) {
+        return false;
+    }
     let by_shape = matches!(threat, Threat::OpenFour | Threat::DoubleFour | Threat::Five);
     let rule = board.rule();
-    let needs_play = rule.blocked_five_fails()
-        || (rule == Rule::Renju && color == Color::White && threat >= Threat::Four);
-    if !needs_play {
+    let needs_play = rule.blocked_five_fails() || (rule == Rule::Renju && color == Color::White);
+    if !needs_play || by_shape && !rule.blocked_five_fails() {
         return by_shape;
-    }
-    if threat < Threat::Four {
-        return false;
     }
     put(board, w, color);
     let fives = fives_near(board, w, color);
@@ -153,9 +153,10 @@ pub(crate) fn win_points(board: &mut Board, color: Color) -> Vec<usize> {
 /// Whether `color` has a winning point on the lines through `idx` (within four steps): after a
 /// stone of `color` on `idx`, whether it created one.
 pub(crate) fn has_win_point_near(board: &mut Board, idx: usize, color: Color) -> bool {
+    // A new winning point makes a four on the line it shares with `idx`.
     let mut cells = Vec::with_capacity(32);
-    for_each_on_lines(board, idx, 4, |q, _| {
-        if board.is_empty_idx(q) {
+    for_each_on_lines(board, idx, 4, |q, d| {
+        if board.is_empty_idx(q) && board.pattern_idx(q, color, d).is_four() {
             cells.push(q);
         }
     });
