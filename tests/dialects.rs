@@ -210,8 +210,12 @@ fn yixin_realtime_output_while_searching() {
     b.send("INFO timeout_turn 1500");
     b.send("TURN 7,7");
     let mut realtime = Vec::new();
+    let mut pv_blocks = 0;
     let m = loop {
         let l = b.line();
+        if l == "INFO PV DONE" {
+            pv_blocks += 1;
+        }
         if let Some(p) = l.strip_prefix("MESSAGE REALTIME BEST ") {
             realtime.push(common::parse_move(p).expect("a point"));
         } else if let Some(p) = common::parse_move(&l) {
@@ -219,6 +223,7 @@ fn yixin_realtime_output_while_searching() {
         }
     };
     assert!(!realtime.is_empty(), "no live output in {:?}", b.transcript);
+    assert!(pv_blocks > 0, "no live INFO PV block in {:?}", b.transcript);
     for p in &realtime {
         assert!(*p != Point::new(7, 7) && p.x < 15 && p.y < 15);
     }

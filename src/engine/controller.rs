@@ -623,18 +623,28 @@ impl Controller {
         self.out.line(&format::message(&text));
     }
 
-    /// The live-output sink for Yixin-Board: the best move each time it changes.
+    /// The live-output sink for Yixin-Board: the best move each time it changes, and the
+    /// current principal variation as an `INFO PV` block at every report.
     fn progress_sink(&self) -> ProgressSink {
         let out = self.out.clone();
         let coords = self.coords;
         let last: Mutex<Option<Point>> = Mutex::new(None);
-        Arc::new(move |_info, best| {
-            let mut last = last.lock();
-            if let Some(best) = best {
+        Arc::new(move |info, best| {
+            let Some(best) = best else { return };
+            {
+                let mut last = last.lock();
                 if *last != Some(best) {
                     *last = Some(best);
                     out.line(&format::realtime_best(coords.to_protocol(best)));
                 }
+            }
+            let live = ThinkResult {
+                best: Some(best),
+                info: info.clone(),
+                ranked: vec![(best, info.eval.score())],
+            };
+            for line in super::report::multipv_lines(&live, 1, coords) {
+                out.line(&line);
             }
         })
     }

@@ -196,3 +196,48 @@ impl Thinker for ClassicalPlayer {
         "classical"
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{MoveOutcome, Rule};
+    use crate::search::Limits;
+    use rand::{Rng, SeedableRng};
+
+    /// The one-ply player beats a random mover every time, on every rule, with either colour.
+    #[test]
+    fn beats_a_random_mover_every_time() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let stop = AtomicBool::new(false);
+        for rule in Rule::ALL {
+            for game in 0..4 {
+                let classical = if game % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let mut board = Board::new(15, 15, rule).unwrap();
+                let winner = loop {
+                    let p = if board.side_to_move() == classical {
+                        let request = ThinkRequest {
+                            board: board.clone(),
+                            blocked: Vec::new(),
+                            limits: Limits::infinite(1),
+                        };
+                        ClassicalPlayer.think(&request, &stop).best.unwrap()
+                    } else {
+                        let legal = board.legal_moves();
+                        legal[rng.gen_range(0..legal.len())]
+                    };
+                    match board.play(p).unwrap() {
+                        MoveOutcome::Ongoing => {}
+                        MoveOutcome::Win(c) => break Some(c),
+                        MoveOutcome::ForbiddenLoss => break Some(board.side_to_move()),
+                        MoveOutcome::Draw => break None,
+                    }
+                };
+                assert_eq!(winner, Some(classical), "{rule} game {game}:\n{board}");
+            }
+        }
+    }
+}
