@@ -627,6 +627,43 @@ fn the_table_makes_repeated_questions_cheap() {
     assert_eq!(solver.last_nodes(), cold);
 }
 
+/// A win found in the table may have been proven with more depth than the current search has
+/// left; rebuilding its line must use that depth (found by the random soak, caro, 11x11).
+#[test]
+fn a_win_from_the_table_still_gets_its_line() {
+    let b = Board::from_diagram(
+        Rule::CaroExact,
+        "
+        . . . . . . . . . . .
+        . . x . o . x o . . .
+        . . . . . . . . . . .
+        . . . . . . . . o . .
+        . . x . . x . o x . .
+        . x o . . . . x . . .
+        . . . . o . . . . o .
+        . o . . . . . . . . .
+        . x . . o . . x . . .
+        . x o . . . . . x . .
+        . . . . . . . . . . .",
+    )
+    .unwrap();
+    assert_eq!(b.side_to_move(), Color::White);
+    let deep = Budget::nodes(1_000_000).with_depth(3);
+    assert_eq!(
+        Solver::new().vct(&b, Color::White, deep.with_depth(2)),
+        Outcome::NoWin
+    );
+    // With a small table the second question finds the root's win in the table while much of
+    // the proof below it is gone.
+    let mut small = Solver::with_table_bits(10);
+    for _ in 0..2 {
+        let Outcome::Win { line } = small.vct(&b, Color::White, deep) else {
+            panic!("white wins in three threats")
+        };
+        check_line(&b, Color::White, &line, Kind::Vct).unwrap();
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cross-checks on random positions
 /// Random positions per cross-check run; `HOSHI_SOLVER_SOAK=n` runs n times as many (from other
