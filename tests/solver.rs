@@ -548,6 +548,28 @@ fn defences_when_lost_when_winning_and_when_quiet() {
     assert_eq!(solver.quick(&b), None);
 }
 
+#[test]
+fn renju_defences_never_offer_a_forbidden_point() {
+    let b = Board::from_diagram(Rule::Renju, suite::RENJU_THREE_BY_FORBIDDEN).unwrap();
+    assert_eq!(b.side_to_move(), Color::Black);
+    assert!(b.is_forbidden(Point::new(4, 10)));
+    let mut solver = Solver::new();
+    let found = solver.defences(&b, Color::White, Budget::default());
+    assert_eq!(found, Some(vec![Point::new(8, 10)]));
+    // The far block fails: white's four then completes on the forbidden point.
+    let mut far = b.clone();
+    far.play(Point::new(9, 10)).unwrap();
+    let Outcome::Win { line } = solver.vcf(&far, Color::White, Budget::default()) else {
+        panic!("white wins through the forbidden point")
+    };
+    check_line(&far, Color::White, &line, Kind::Vcf).unwrap();
+    assert_eq!(line.last(), Some(&Point::new(4, 10)));
+    // Without forbidden points (freestyle) black may take the near end and the far block works.
+    let b = Board::from_diagram(Rule::Freestyle, suite::RENJU_THREE_BY_FORBIDDEN).unwrap();
+    let found = solver.defences(&b, Color::White, Budget::default());
+    assert_eq!(found.map(sorted), Some(pts(&[(4, 10), (8, 10), (9, 10)])));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Quick verdicts, passes, budgets, the table
 // ---------------------------------------------------------------------------------------------
