@@ -548,6 +548,28 @@ fn defences_when_lost_when_winning_and_when_quiet() {
     assert_eq!(solver.quick(&b), None);
 }
 
+#[test]
+fn renju_defences_never_offer_a_forbidden_point() {
+    let b = Board::from_diagram(Rule::Renju, suite::RENJU_THREE_BY_FORBIDDEN).unwrap();
+    assert_eq!(b.side_to_move(), Color::Black);
+    assert!(b.is_forbidden(Point::new(4, 10)));
+    let mut solver = Solver::new();
+    let found = solver.defences(&b, Color::White, Budget::default());
+    assert_eq!(found, Some(vec![Point::new(8, 10)]));
+    // The far block fails: white's four then completes on the forbidden point.
+    let mut far = b.clone();
+    far.play(Point::new(9, 10)).unwrap();
+    let Outcome::Win { line } = solver.vcf(&far, Color::White, Budget::default()) else {
+        panic!("white wins through the forbidden point")
+    };
+    check_line(&far, Color::White, &line, Kind::Vcf).unwrap();
+    assert_eq!(line.last(), Some(&Point::new(4, 10)));
+    // Without forbidden points (freestyle) black may take the near end and the far block works.
+    let b = Board::from_diagram(Rule::Freestyle, suite::RENJU_THREE_BY_FORBIDDEN).unwrap();
+    let found = solver.defences(&b, Color::White, Budget::default());
+    assert_eq!(found.map(sorted), Some(pts(&[(4, 10), (8, 10), (9, 10)])));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Quick verdicts, passes, budgets, the table
 // ---------------------------------------------------------------------------------------------
@@ -625,6 +647,43 @@ fn the_table_makes_repeated_questions_cheap() {
     solver.clear();
     assert_eq!(solver.vct(&b, Color::White, Budget::default()), first);
     assert_eq!(solver.last_nodes(), cold);
+}
+
+/// A win found in the table may have been proven with more depth than the current search has
+/// left; rebuilding its line must use that depth (found by the random soak, caro, 11x11).
+#[test]
+fn a_win_from_the_table_still_gets_its_line() {
+    let b = Board::from_diagram(
+        Rule::CaroExact,
+        "
+        . . . . . . . . . . .
+        . . x . o . x o . . .
+        . . . . . . . . . . .
+        . . . . . . . . o . .
+        . . x . . x . o x . .
+        . x o . . . . x . . .
+        . . . . o . . . . o .
+        . o . . . . . . . . .
+        . x . . o . . x . . .
+        . x o . . . . . x . .
+        . . . . . . . . . . .",
+    )
+    .unwrap();
+    assert_eq!(b.side_to_move(), Color::White);
+    let deep = Budget::nodes(1_000_000).with_depth(3);
+    assert_eq!(
+        Solver::new().vct(&b, Color::White, deep.with_depth(2)),
+        Outcome::NoWin
+    );
+    // With a small table the second question finds the root's win in the table while much of
+    // the proof below it is gone.
+    let mut small = Solver::with_table_bits(10);
+    for _ in 0..2 {
+        let Outcome::Win { line } = small.vct(&b, Color::White, deep) else {
+            panic!("white wins in three threats")
+        };
+        check_line(&b, Color::White, &line, Kind::Vct).unwrap();
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

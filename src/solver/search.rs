@@ -200,7 +200,7 @@ impl<'t, 'b> Search<'t, 'b> {
         }
         if mode == Mode::Vct {
             if self.attack(&[], EXACT, Mode::Vcf)? == Res::Win {
-                self.table.store(key, Stored::Win { best: None });
+                self.table.store(key, Stored::Win { best: None, depth });
                 return Ok(Res::Win);
             }
             if depth == 0 {
@@ -218,6 +218,7 @@ impl<'t, 'b> Search<'t, 'b> {
                         key,
                         Stored::Win {
                             best: Some(m as u16),
+                            depth,
                         },
                     );
                     return Ok(Res::Win);
@@ -293,7 +294,7 @@ impl<'t, 'b> Search<'t, 'b> {
         let moves = self.defence_moves(&wins);
         let result = self.every_defence_loses(&moves, depth, mode)?;
         let stored = match result {
-            Res::Win => Stored::Win { best: None },
+            Res::Win => Stored::Win { best: None, depth },
             Res::Fail { exact } => Stored::Fail {
                 depth: if exact { EXACT } else { depth },
             },
@@ -378,6 +379,15 @@ impl<'t, 'b> Search<'t, 'b> {
         moves
     }
 
+    /// The depth to rebuild a proven node's line with: a win found in the table may have been
+    /// proven with more depth (by an earlier, deeper search) than this search has left.
+    fn proof_depth(&self, mode: Mode, kind: usize, depth: u8) -> u8 {
+        match self.table.probe(self.key(mode, kind)) {
+            Some(Stored::Win { depth: proven, .. }) => depth.max(proven),
+            _ => depth,
+        }
+    }
+
     /// The winning attacker move of a proven attacker node, found by trying the candidates.
     fn winning_move(
         &mut self,
@@ -390,7 +400,7 @@ impl<'t, 'b> Search<'t, 'b> {
             five_blocks(self.board, d_fives, self.defender)
         } else {
             let hint = match self.table.probe(self.key(mode, ATTACK)) {
-                Some(Stored::Win { best }) => best.map(usize::from),
+                Some(Stored::Win { best, .. }) => best.map(usize::from),
                 _ => None,
             };
             self.attack_moves(mode, hint)
@@ -420,6 +430,11 @@ impl<'t, 'b> Search<'t, 'b> {
         {
             return self.line_attack(&[], EXACT, Mode::Vcf, line);
         }
+        let depth = if d_fives.is_empty() {
+            self.proof_depth(mode, ATTACK, depth)
+        } else {
+            depth
+        };
         let Some((m, fives, next)) = self.winning_move(d_fives, depth, mode)? else {
             return Ok(());
         };
@@ -440,6 +455,11 @@ impl<'t, 'b> Search<'t, 'b> {
         line: &mut Vec<usize>,
     ) -> Result<(), OutOfBudget> {
         let (a, d) = (self.attacker, self.defender);
+        let depth = if a_fives.is_empty() {
+            self.proof_depth(mode, DEFEND, depth)
+        } else {
+            depth
+        };
         let reply = if !a_fives.is_empty() {
             let blocks = five_blocks(self.board, a_fives, a);
             if blocks.is_empty() {

@@ -426,6 +426,26 @@ pub const OPEN_FOUR: &str = "
     . . . . . . . . . . . . . . .
     . . . . . . . . . . . . . . .";
 
+/// Renju, black to move against white's three (5..7,10). Its left end (4,10) is a double three,
+/// forbidden for black; black's only defence is (8,10): after (9,10) white's (8,10) is a four
+/// that black could only block on the forbidden point.
+pub const RENJU_THREE_BY_FORBIDDEN: &str = "
+    . . . . . . . . . . . . . . o
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . x . x . . . . . . . . . .
+    . . . x x . . . . . . . . . .
+    . . . x . o o o . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . o";
+
 #[rustfmt::skip]
 const CASES: &[Case] = &[
     // Freestyle, 15x15 and 20x20.

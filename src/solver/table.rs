@@ -9,8 +9,10 @@ pub(crate) const EXACT: u8 = u8::MAX;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Stored {
-    /// The attacker wins; `best` is the winning attacker move (board index) where there is one.
-    Win { best: Option<u16> },
+    /// The attacker wins; `best` is the winning attacker move (board index) where there is one,
+    /// `depth` the depth the proof used (a win holds at any depth, but rebuilding its line needs
+    /// that much).
+    Win { best: Option<u16>, depth: u8 },
     /// The attacker does not win within `depth` more threat moves.
     Fail { depth: u8 },
 }
@@ -62,6 +64,7 @@ impl Table {
             .map(|s| match s.kind {
                 1 => Stored::Win {
                     best: s.best.checked_sub(1),
+                    depth: s.depth,
                 },
                 _ => Stored::Fail { depth: s.depth },
             })
@@ -71,10 +74,10 @@ impl Table {
     /// wins are kept over failures, deeper failures over shallower ones.
     pub(crate) fn store(&mut self, key: u64, value: Stored) {
         let slot = match value {
-            Stored::Win { best } => Slot {
+            Stored::Win { best, depth } => Slot {
                 key,
                 kind: 1,
-                depth: EXACT,
+                depth,
                 best: best.map_or(0, |b| b + 1),
             },
             Stored::Fail { depth } => Slot {
@@ -111,14 +114,38 @@ mod tests {
         let mut t = Table::new(4);
         assert_eq!(t.len(), 16);
         assert_eq!(t.probe(42), None);
-        t.store(42, Stored::Win { best: Some(7) });
+        t.store(
+            42,
+            Stored::Win {
+                best: Some(7),
+                depth: 3,
+            },
+        );
         t.store(43, Stored::Fail { depth: 3 });
-        assert_eq!(t.probe(42), Some(Stored::Win { best: Some(7) }));
+        assert_eq!(
+            t.probe(42),
+            Some(Stored::Win {
+                best: Some(7),
+                depth: 3
+            })
+        );
         assert_eq!(t.probe(43), Some(Stored::Fail { depth: 3 }));
         t.store(43, Stored::Fail { depth: EXACT });
         assert_eq!(t.probe(43), Some(Stored::Fail { depth: EXACT }));
-        t.store(44, Stored::Win { best: None });
-        assert_eq!(t.probe(44), Some(Stored::Win { best: None }));
+        t.store(
+            44,
+            Stored::Win {
+                best: None,
+                depth: EXACT,
+            },
+        );
+        assert_eq!(
+            t.probe(44),
+            Some(Stored::Win {
+                best: None,
+                depth: EXACT
+            })
+        );
         t.clear();
         assert_eq!(t.probe(42), None);
     }
@@ -127,10 +154,22 @@ mod tests {
     fn wins_survive_collisions() {
         let mut t = Table::new(2); // one bucket... of two slots: mask 1, two buckets.
         let same_bucket = |k: u64| k * 2; // all even keys share bucket 0
-        t.store(same_bucket(1), Stored::Win { best: Some(1) });
+        t.store(
+            same_bucket(1),
+            Stored::Win {
+                best: Some(1),
+                depth: 1,
+            },
+        );
         t.store(same_bucket(2), Stored::Fail { depth: 1 });
         t.store(same_bucket(3), Stored::Fail { depth: 2 });
-        assert_eq!(t.probe(same_bucket(1)), Some(Stored::Win { best: Some(1) }));
+        assert_eq!(
+            t.probe(same_bucket(1)),
+            Some(Stored::Win {
+                best: Some(1),
+                depth: 1
+            })
+        );
         assert_eq!(t.probe(same_bucket(2)), None);
         assert_eq!(t.probe(same_bucket(3)), Some(Stored::Fail { depth: 2 }));
     }
