@@ -14,6 +14,12 @@
 //! `search` (the AND/OR search and its winning lines), `suite` (reference positions for tests and
 //! benchmarks).
 //!
+//! How a tree search uses it (one `Solver` per thread; the table is reused across calls):
+//! - at a new node, [`Solver::quick`]: a proven win (play the line's first move) or loss;
+//! - where the opponent threatens, [`Solver::defences`] for the opponent as attacker: the moves
+//!   worth searching (an empty list is a proven loss);
+//! - at the root with time to spare, [`Solver::vct`] with a node or time budget and a stop flag.
+//!
 //! Known limits of the rule model: renju forbidden points are recomputed exactly on every move,
 //! but the zones where a defender's stone is assumed to matter are the lines (and, for a white
 //! four completing on a forbidden point, the 11x11 square) around the threat; a stone farther
