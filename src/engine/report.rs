@@ -110,6 +110,37 @@ mod tests {
     }
 
     #[test]
+    fn seed_example_fields_and_pv() {
+        // 003 section 2.13's example, with a proven result instead of a percentage.
+        let pv = "Oe4 Xe3 Of4 Xg4 Oh5 Xc3 Od3 Xf2 Oc5 Xg3 Og2 Xe1 Oh4 Xb2";
+        let moves = pv
+            .split(' ')
+            .map(|m| {
+                let colour = if m.starts_with('X') {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let x = m.as_bytes()[1] - b'a';
+                let y: u8 = m[2..].parse().unwrap();
+                (colour, Point::new(x, y))
+            })
+            .collect();
+        let info = SearchInfo {
+            depth_min: 1,
+            depth_max: 14,
+            eval: Eval::Win(13),
+            nodes: 3381,
+            elapsed: Duration::from_millis(3627),
+            pv: moves,
+        };
+        assert_eq!(
+            search_message(&info),
+            format!("depth 1-14 ev W13 n 3381 n/s 932 tm 3627 pv {pv}")
+        );
+    }
+
+    #[test]
     fn proven_results() {
         assert_eq!(eval_field(&Eval::Win(13)), "W13");
         assert_eq!(eval_field(&Eval::Loss(9)), "L9");

@@ -12,7 +12,7 @@
 //! `FORBID .` (the seed's "FORBID " + nothing + "."). The engine answers with the spelling of
 //! the command that asked.
 use crate::game::{Color, Point};
-use std::fmt::{self, Write};
+use std::fmt::Write;
 
 /// Free text made fit for one protocol line.
 fn one_line(text: &str) -> String {
@@ -291,53 +291,6 @@ pub fn pv_string(moves: &[(Color, Point)]) -> String {
         .map(|&(c, p)| pv_move(c, p))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The expected outcome shown in a search summary: a percentage, or a proven result.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum Expectation {
-    /// P(win) + P(draw)/2, in percent.
-    Percent(f64),
-    Win,
-    Loss,
-    Draw,
-}
-
-impl fmt::Display for Expectation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Expectation::Percent(v) if v.is_finite() => write!(f, "{:.1}", v.clamp(0.0, 100.0)),
-            Expectation::Percent(_) => f.write_str("U"),
-            Expectation::Win => f.write_str("W"),
-            Expectation::Loss => f.write_str("L"),
-            Expectation::Draw => f.write_str("D"),
-        }
-    }
-}
-
-/// What one search reports when it stops (003 2.13's summary MESSAGE).
-#[derive(Clone, PartialEq, Debug)]
-pub struct SearchSummary {
-    pub min_depth: u32,
-    pub max_depth: u32,
-    pub expectation: Expectation,
-    pub nodes: u64,
-    pub nodes_per_second: u64,
-    pub time_ms: u64,
-    pub pv: Vec<(Color, Point)>,
-}
-
-/// `MESSAGE depth 1-14 ev 56.2 n 3381 n/s 932 tm 3627 pv Oe4 Xe3 …`.
-pub fn search_summary(s: &SearchSummary) -> String {
-    let mut line = format!(
-        "MESSAGE depth {}-{} ev {} n {} n/s {} tm {}",
-        s.min_depth, s.max_depth, s.expectation, s.nodes, s.nodes_per_second, s.time_ms
-    );
-    if !s.pv.is_empty() {
-        line.push_str(" pv ");
-        line.push_str(&pv_string(&s.pv));
-    }
-    line
 }
 
 #[cfg(test)]

@@ -170,33 +170,3 @@ fn wide_board_columns() {
     assert_eq!(column_index("A"), None);
     assert_eq!(column_index("a1"), None);
 }
-
-#[test]
-fn search_summary_matches_the_seed() {
-    let s = SearchSummary {
-        min_depth: 1,
-        max_depth: 14,
-        expectation: Expectation::Percent(56.2),
-        nodes: 3381,
-        nodes_per_second: 932,
-        time_ms: 3627,
-        pv: seed_pv(),
-    };
-    assert_eq!(
-        search_summary(&s),
-        "MESSAGE depth 1-14 ev 56.2 n 3381 n/s 932 tm 3627 pv \
-         Oe4 Xe3 Of4 Xg4 Oh5 Xc3 Od3 Xf2 Oc5 Xg3 Og2 Xe1 Oh4 Xb2"
-    );
-    let proven = SearchSummary {
-        expectation: Expectation::Win,
-        pv: vec![],
-        ..s
-    };
-    assert_eq!(
-        search_summary(&proven),
-        "MESSAGE depth 1-14 ev W n 3381 n/s 932 tm 3627"
-    );
-    assert_eq!(Expectation::Loss.to_string(), "L");
-    assert_eq!(Expectation::Draw.to_string(), "D");
-    assert_eq!(Expectation::Percent(f64::NAN).to_string(), "U");
-}
