@@ -6,12 +6,12 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 use crate::search::Thinker;
 
 use super::error::TrainError;
-use super::openings::{random_opening, OpeningConfig};
+use super::openings::OpeningConfig;
 use super::playout::{play_game, PlayOptions, Seats};
 use super::records::GameResult;
 use super::selfplay::Variant;
@@ -161,14 +161,7 @@ pub fn play_match(
     'pairs: for pair in 0..pairs {
         let mut rng =
             StdRng::seed_from_u64(config.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let variant = config.variants[rng.gen_range(0..config.variants.len())];
-        let opening = random_opening(
-            variant.width,
-            variant.height,
-            variant.rule,
-            &config.opening,
-            &mut rng,
-        )?;
+        let (variant, opening) = Variant::draw(&config.variants, &config.opening, &mut rng)?;
         for a_is_black in [true, false] {
             if result.games() == config.games {
                 break;

@@ -34,6 +34,17 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// One of `variants` at random, with a random balanced opening on its board.
+    pub fn draw<R: Rng>(
+        variants: &[Variant],
+        opening: &OpeningConfig,
+        rng: &mut R,
+    ) -> Result<(Variant, crate::game::Board), crate::game::GameError> {
+        let variant = variants[rng.gen_range(0..variants.len())];
+        let board = random_opening(variant.width, variant.height, variant.rule, opening, rng)?;
+        Ok((variant, board))
+    }
+
     pub fn new(rule: Rule, width: usize, height: usize) -> Variant {
         Variant {
             rule,
@@ -193,14 +204,7 @@ pub fn run_selfplay(
     let started = Instant::now();
     for number in before..config.games {
         let mut rng = StdRng::seed_from_u64(game_seed(config.seed, &config.worker, number));
-        let variant = config.variants[rng.gen_range(0..config.variants.len())];
-        let opening = random_opening(
-            variant.width,
-            variant.height,
-            variant.rule,
-            &config.opening,
-            &mut rng,
-        )?;
+        let (variant, opening) = Variant::draw(&config.variants, &config.opening, &mut rng)?;
         let Some(game) = play_game(
             opening,
             Seats::SelfPlay(thinker.as_mut()),
