@@ -642,6 +642,7 @@ impl Controller {
                 best: Some(best),
                 info: info.clone(),
                 ranked: vec![(best, info.eval.score())],
+                visits: Vec::new(),
             };
             for line in super::report::multipv_lines(&live, 1, coords) {
                 out.line(&line);

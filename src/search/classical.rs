@@ -187,6 +187,7 @@ impl Thinker for ClassicalPlayer {
             ranked: found
                 .map(|(i, s)| vec![(board.point(i), s)])
                 .unwrap_or_default(),
+            visits: Vec::new(),
         }
     }
 

@@ -40,8 +40,8 @@ pub fn default_thinker(config: &Config) -> Box<dyn Thinker> {
     with_solver(MctsThinker::classical(params))
 }
 
-/// The MCTS with the threat solver at its root and in its tree.
-fn with_solver(mut mcts: MctsThinker) -> Box<dyn Thinker> {
+/// The MCTS with the threat solver at its root and in its tree: the engine's player.
+pub fn with_solver(mut mcts: MctsThinker) -> Box<dyn Thinker> {
     mcts.set_tactical_check(Some(std::sync::Arc::new(tactical::SolverCheck::new())));
     Box::new(tactical::SolvingThinker::new(mcts))
 }

@@ -69,6 +69,7 @@ fn proven_win(board: &Board, line: Vec<Point>, started: Instant, nodes: u64) -> 
             pv: coloured(&line, board.side_to_move()),
         },
         ranked: best.map(|p| vec![(p, 1.0)]).unwrap_or_default(),
+        visits: Vec::new(),
     }
 }
 

@@ -149,6 +149,9 @@ pub struct ThinkResult {
     pub info: SearchInfo,
     /// The root moves ranked best first, with their scores in [0, 1]: multi-PV answers use it.
     pub ranked: Vec<(Point, f32)>,
+    /// Root visit counts of a tree search (the self-play policy target), in no set order;
+    /// empty for thinkers that do not count visits or when a solver answered at once.
+    pub visits: Vec<(Point, u32)>,
 }
 
 /// One request to think about a position.

@@ -134,6 +134,9 @@ pub struct TrainArgs {
     pub optimizer: String,
     #[arg(long, default_value_t = 1e-3)]
     pub lr: f64,
+    /// Decay the learning rate along a cosine from --lr to this at --steps (default: constant).
+    #[arg(long)]
+    pub lr_final: Option<f64>,
     #[arg(long, default_value_t = 1e-4)]
     pub weight_decay: f64,
     /// SGD momentum.
@@ -366,6 +369,7 @@ fn run_train_command(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainE
         augment: !args.no_augment,
         value_weight: args.value_weight,
         device: device(&args.device)?,
+        lr_final: args.lr_final.or(prev.and_then(|s| s.lr_final)),
     };
     let report = run_training(&config, &AtomicBool::new(false))?;
     writeln!(

@@ -92,6 +92,11 @@ impl Optimizer {
         self.settings
     }
 
+    /// Changes the learning rate of the next updates (a schedule).
+    pub fn set_lr(&mut self, lr: f64) {
+        self.settings.lr = lr;
+    }
+
     pub fn steps(&self) -> u64 {
         self.steps
     }

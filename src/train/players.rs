@@ -3,11 +3,12 @@
 //! | SPEC | thinker | policy target in self-play |
 //! |---|---|---|
 //! | `classical` | the one-ply classical player | its move |
-//! | `mcts` | the MCTS over the classical evaluator | the search's best move |
+//! | `mcts` | the MCTS over the classical evaluator | its root visit distribution |
 //! | `policy:FILE` | the one-ply [`PolicyPlayer`] over the network FILE | its policy |
-//! | `FILE` | the MCTS over the network FILE | the search's best move |
+//! | `FILE` | the MCTS over the network FILE | its root visit distribution |
 //!
-//! The MCTS takes its parameters from the configuration's `[search]` section and the network
+//! The two MCTS players are the engine's own (`search::default_thinker`): the threat solver at
+//! the root and in the tree. The MCTS takes its parameters from the configuration's `[search]` section and the network
 //! its batching settings from `[network]`; exploration noise (self-play) is the MCTS's root
 //! Dirichlet noise with the configured alpha and fraction, or the policy player's own noise.
 use std::path::PathBuf;
@@ -18,7 +19,7 @@ use crate::nn::{parse_device, Network};
 use crate::search::classical::ClassicalPlayer;
 use crate::search::evaluator::{set_cpu_threads, NetworkEvaluator, NetworkSettings};
 use crate::search::mcts::RootNoise;
-use crate::search::{MctsParams, MctsThinker, Thinker};
+use crate::search::{with_solver, MctsParams, MctsThinker, Thinker};
 
 use super::error::TrainError;
 use super::playout::PolicyTarget;
@@ -48,7 +49,7 @@ impl PlayerSpec {
     pub fn policy_target(&self) -> PolicyTarget {
         match self {
             PlayerSpec::Classical | PlayerSpec::Policy(_) => PolicyTarget::RankedShares,
-            PlayerSpec::Mcts | PlayerSpec::Network(_) => PolicyTarget::BestMove,
+            PlayerSpec::Mcts | PlayerSpec::Network(_) => PolicyTarget::Visits,
         }
     }
 
@@ -68,7 +69,7 @@ impl PlayerSpec {
         params.root_noise = exploration.then_some(setup.noise);
         Ok(match self {
             PlayerSpec::Classical => Box::new(ClassicalPlayer),
-            PlayerSpec::Mcts => Box::new(MctsThinker::classical(params)),
+            PlayerSpec::Mcts => with_solver(MctsThinker::classical(params)),
             PlayerSpec::Policy(path) => {
                 let device = parse_device(&setup.network.device)?;
                 if device == tch::Device::Cpu {
@@ -84,7 +85,7 @@ impl PlayerSpec {
                     ..setup.network.clone()
                 };
                 let evaluator = NetworkEvaluator::load(&settings)?;
-                Box::new(MctsThinker::new(params, Arc::new(evaluator)))
+                with_solver(MctsThinker::new(params, Arc::new(evaluator)))
             }
         })
     }
@@ -145,7 +146,7 @@ mod tests {
             PlayerSpec::parse("nets/a.safetensors"),
             PlayerSpec::Network(PathBuf::from("nets/a.safetensors"))
         );
-        assert_eq!(PlayerSpec::Mcts.policy_target(), PolicyTarget::BestMove);
+        assert_eq!(PlayerSpec::Mcts.policy_target(), PolicyTarget::Visits);
         assert_eq!(
             PlayerSpec::Classical.policy_target(),
             PolicyTarget::RankedShares

@@ -118,17 +118,32 @@ pub enum PolicyTarget {
     /// one move, a search that reports visit shares its visit distribution).
     RankedShares,
     /// The search's best move alone: for searches whose ranked scores are values rather than
-    /// visit shares. The MCTS is one: its `ranked` carries each root move's expected score,
-    /// and [`ThinkResult`] has no visit counts to learn the visit distribution from.
+    /// visit shares.
     BestMove,
+    /// The root visit distribution of a tree search (AlphaZero's target); the best move alone
+    /// when the answer has no visits (a solver's proven win, a search that ended at once) or
+    /// the root is proven won (the visits then also count slower wins).
+    Visits,
 }
 
 /// The policy target of a search (see [`PolicyTarget`]). Either kind falls back to the best
 /// move alone when the ranked scores are all 0 or missing.
 pub fn policy_target(result: &ThinkResult, kind: PolicyTarget) -> Vec<(Point, f32)> {
     let best_alone = || result.best.map(|p| vec![(p, 1.0)]).unwrap_or_default();
-    if kind == PolicyTarget::BestMove {
-        return best_alone();
+    match kind {
+        PolicyTarget::BestMove => return best_alone(),
+        PolicyTarget::Visits => {
+            let total: u64 = result.visits.iter().map(|v| v.1 as u64).sum();
+            if total == 0 || matches!(result.info.eval, crate::search::Eval::Win(_)) {
+                return best_alone();
+            }
+            return result
+                .visits
+                .iter()
+                .map(|&(p, n)| (p, n as f32 / total as f32))
+                .collect();
+        }
+        PolicyTarget::RankedShares => {}
     }
     let total: f32 = result.ranked.iter().map(|m| m.1.max(0.0)).sum();
     if total > 0.0 && total.is_finite() {
@@ -151,9 +166,10 @@ fn is_legal(board: &Board, p: Point) -> bool {
         && !(board.side_to_move() == Color::Black && board.is_forbidden(p))
 }
 
-/// The move to play: while sampling, one of the first `top` legal ranked moves drawn with
-/// weight `score^(1/T)`; otherwise (or when sampling has nothing to draw from) the search's
-/// best move.
+/// The move to play: while sampling, one of the `top` most visited legal moves drawn with
+/// weight `visits^(1/T)` (AlphaZero's temperature) or, for answers without visit counts, one
+/// of the first `top` legal ranked moves with weight `score^(1/T)`; otherwise (or when
+/// sampling has nothing to draw from) the search's best move.
 pub fn choose_move<R: Rng>(
     board: &Board,
     result: &ThinkResult,
@@ -162,8 +178,15 @@ pub fn choose_move<R: Rng>(
     rng: &mut R,
 ) -> Option<Point> {
     if let Some(t) = temperature.filter(|&t| t > 0.0) {
-        let weights: Vec<(Point, f64)> = result
-            .ranked
+        let mut by_visits: Vec<(Point, f32)> =
+            result.visits.iter().map(|&(p, n)| (p, n as f32)).collect();
+        by_visits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let candidates = if by_visits.is_empty() {
+            &result.ranked
+        } else {
+            &by_visits
+        };
+        let weights: Vec<(Point, f64)> = candidates
             .iter()
             .filter(|m| is_legal(board, m.0))
             .take(top)
@@ -286,6 +309,7 @@ mod tests {
                 pv: Vec::new(),
             },
             ranked,
+            visits: Vec::new(),
         }
     }
 
@@ -303,6 +327,22 @@ mod tests {
         assert_eq!(
             policy_target(&r, PolicyTarget::RankedShares),
             vec![(Point::new(3, 3), 1.0)]
+        );
+        // Visits: their shares; no visits or a proven win: the best move alone.
+        assert_eq!(
+            policy_target(&r, PolicyTarget::Visits),
+            vec![(Point::new(3, 3), 1.0)]
+        );
+        let mut r = result_with(vec![(Point::new(1, 1), 0.9)]);
+        r.visits = vec![(Point::new(2, 2), 10), (Point::new(1, 1), 30)];
+        assert_eq!(
+            policy_target(&r, PolicyTarget::Visits),
+            vec![(Point::new(2, 2), 0.25), (Point::new(1, 1), 0.75)]
+        );
+        r.info.eval = Eval::Win(3);
+        assert_eq!(
+            policy_target(&r, PolicyTarget::Visits),
+            vec![(Point::new(1, 1), 1.0)]
         );
     }
 
@@ -334,6 +374,22 @@ mod tests {
         }
         assert!(sharp > 970, "{sharp}"); // 0.75^4 / (0.75^4 + 0.25^4) = 0.988
         assert_eq!(choose_move(&board, &r, None, 5, &mut rng), r.best);
+        // Visit counts, when present, are what is drawn from.
+        let mut r = result_with(vec![(Point::new(1, 1), 0.9)]);
+        r.visits = vec![
+            (Point::new(2, 2), 90),
+            (Point::new(3, 3), 10),
+            (Point::new(0, 0), 500),
+        ];
+        let mut twos = 0;
+        for _ in 0..2000 {
+            match choose_move(&board, &r, Some(1.0), 5, &mut rng) {
+                Some(p) if p == Point::new(2, 2) => twos += 1,
+                Some(p) => assert_eq!(p, Point::new(3, 3)),
+                None => panic!("nothing drawn"),
+            }
+        }
+        assert!((twos as f64 / 2000.0 - 0.9).abs() < 0.03, "{twos}");
         // Only the first `top` legal ranked moves are drawn (the occupied one does not count).
         let r = result_with(vec![
             (Point::new(0, 0), 0.9),

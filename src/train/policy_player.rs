@@ -107,6 +107,7 @@ impl Thinker for PolicyPlayer {
                 pv: best.map(|p| vec![(me, p)]).unwrap_or_default(),
             },
             ranked: moves,
+            visits: Vec::new(),
         }
     }
 

@@ -53,6 +53,10 @@ pub struct TrainConfig {
     pub augment: bool,
     pub value_weight: f64,
     pub device: Device,
+    /// Cosine learning-rate decay from the optimizer's `lr` at step 0 to this at `steps`
+    /// (`None`: a constant rate). The rate of a step depends on the step alone, so a resumed
+    /// run follows the same schedule.
+    pub lr_final: Option<f64>,
 }
 
 impl Default for TrainConfig {
@@ -76,6 +80,7 @@ impl Default for TrainConfig {
             augment: true,
             value_weight: 1.0,
             device: Device::Cpu,
+            lr_final: None,
         }
     }
 }
@@ -93,6 +98,9 @@ pub struct TrainState {
     pub momentum: f64,
     pub batch: usize,
     pub value_weight: f64,
+    /// The cosine schedule's final rate (absent: constant `lr`).
+    #[serde(default)]
+    pub lr_final: Option<f64>,
     pub augment: bool,
     pub data: String,
     pub games: usize,
@@ -189,6 +197,18 @@ fn step_seed(seed: u64, step: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The learning rate of step `step` (see [`TrainConfig::lr_final`]).
+pub fn learning_rate(config: &TrainConfig, step: u64) -> f64 {
+    let lr = config.optimizer.lr;
+    match config.lr_final {
+        None => lr,
+        Some(end) => {
+            let t = (step as f64 / config.steps.max(1) as f64).min(1.0);
+            end + 0.5 * (lr - end) * (1.0 + (std::f64::consts::PI * t).cos())
+        }
+    }
+}
+
 fn validate(config: &TrainConfig) -> Result<(), TrainError> {
     let bad = |m: &str| Err(TrainError::Config(m.to_string()));
     if config.batch == 0 {
@@ -199,6 +219,9 @@ fn validate(config: &TrainConfig) -> Result<(), TrainError> {
     }
     if config.optimizer.lr.is_nan() || config.optimizer.lr <= 0.0 {
         return bad("the learning rate must be above 0");
+    }
+    if config.lr_final.is_some_and(|f| f.is_nan() || f < 0.0) {
+        return bad("the final learning rate must be 0 or more");
     }
     config.arch.validate()?;
     Ok(())
@@ -315,6 +338,7 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
         let loss = &policy_loss + &value_loss * config.value_weight;
         opt.zero_grad();
         loss.backward();
+        opt.set_lr(learning_rate(config, report.step));
         opt.step();
         report.step += 1;
 
@@ -369,11 +393,12 @@ fn save_checkpoint(
         blocks: config.arch.blocks,
         channels: config.arch.channels,
         optimizer: s.kind.name().to_string(),
-        lr: s.lr,
+        lr: config.optimizer.lr,
         weight_decay: s.weight_decay,
         momentum: s.momentum,
         batch: config.batch,
         value_weight: config.value_weight,
+        lr_final: config.lr_final,
         augment: config.augment,
         data: config.data_dir.display().to_string(),
         games: set.games(),
@@ -448,6 +473,22 @@ mod tests {
     use crate::train::records::{GameRecord, GameResult, PositionRecord, ShardWriter};
 
     #[test]
+    fn the_cosine_schedule_runs_from_lr_to_lr_final() {
+        let mut config = TrainConfig {
+            steps: 100,
+            ..TrainConfig::default()
+        };
+        assert_eq!(learning_rate(&config, 50), config.optimizer.lr);
+        config.lr_final = Some(1e-5);
+        assert!((learning_rate(&config, 0) - 1e-3).abs() < 1e-12);
+        assert!((learning_rate(&config, 50) - (1e-3 + 1e-5) / 2.0).abs() < 1e-12);
+        assert!((learning_rate(&config, 100) - 1e-5).abs() < 1e-12);
+        assert!(learning_rate(&config, 30) > learning_rate(&config, 31));
+        config.lr_final = Some(-1.0);
+        assert!(validate(&config).is_err());
+    }
+
+    #[test]
     fn checkpoint_paths_accept_any_spelling() {
         let dir = std::env::temp_dir().join(format!("hoshi-ckpt-names-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -464,6 +505,7 @@ mod tests {
             momentum: 0.9,
             batch: 4,
             value_weight: 1.0,
+            lr_final: Some(1e-5),
             augment: true,
             data: "d".into(),
             games: 2,

@@ -279,6 +279,7 @@ impl Thinker for MctsThinker {
         let elapsed = started.elapsed();
         let info = search_info(root, best_edge, pv, playouts, max_depth, elapsed);
         let ranked = outcome::ranked(root, board);
+        let visits = outcome::root_visits(root, board);
         let stats = SearchStats {
             reused_visits,
             playouts,
@@ -293,7 +294,12 @@ impl Thinker for MctsThinker {
         log::debug!("{}: {stats:?}", self.name);
         self.last = Some(stats);
         self.tree = Some(tree);
-        ThinkResult { best, info, ranked }
+        ThinkResult {
+            best,
+            info,
+            ranked,
+            visits,
+        }
     }
 
     fn clear(&mut self) {

@@ -165,6 +165,18 @@ pub fn ranked(root: &Node, board: &Board) -> Vec<(Point, f32)> {
     rows.into_iter().map(|(_, p, s)| (p, s)).collect()
 }
 
+/// The root moves that were visited, with their visit counts; moves proven lost are left out
+/// (a policy should not learn them however long the search took to see it).
+pub fn root_visits(root: &Node, board: &Board) -> Vec<(Point, u32)> {
+    root.edges()
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !matches!(proof_of(root, i), Some(Proof::Win(_))))
+        .map(|(i, e)| (board.point(e.mv()), visits(root, i)))
+        .filter(|&(_, n)| n > 0)
+        .collect()
+}
+
 /// The verdict on the root for its side to move.
 pub fn root_eval(root: &Node, best: Option<usize>) -> Eval {
     match root.proof() {
@@ -254,6 +266,23 @@ mod tests {
         let ranked = ranked(&root, &b);
         assert_eq!(ranked.len(), 3);
         assert!(ranked.iter().all(|&(_, s)| s == 0.0));
+        assert!(root_visits(&root, &b).is_empty());
+    }
+
+    #[test]
+    fn root_visits_count_each_searched_move_but_not_proven_losses() {
+        let root = root_with(&[
+            (30, 0.6, None),
+            (0, 0.5, None),
+            (7, 0.4, None),
+            (50, 0.1, Some(Proof::Win(4))),
+        ]);
+        let b = Board::new(15, 15, crate::game::Rule::Freestyle).unwrap();
+        let mut v = root_visits(&root, &b);
+        v.sort();
+        let mut expected = vec![(b.point(100), 30), (b.point(102), 7)];
+        expected.sort();
+        assert_eq!(v, expected);
     }
 
     #[test]
