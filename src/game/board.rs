@@ -15,6 +15,16 @@ use super::pattern::{self, classify_line, lookup, swap_colors, LineRule, Pattern
 use super::types::{Color, Point, Rule, MAX_SIZE, MIN_SIZE};
 use super::zobrist::{stone_key, SIDE_KEY};
 
+/// Size (log2) of the per-thread cache of whole-line classifications.
+const FULL_LINE_CACHE_BITS: u32 = 14;
+
+type FullLineKey = (u64, u16);
+
+thread_local! {
+    static FULL_LINE_CACHE: std::cell::RefCell<Vec<Option<(FullLineKey, Pattern)>>> =
+        std::cell::RefCell::new(vec![None; 1 << FULL_LINE_CACHE_BITS]);
+}
+
 pub(crate) const PAD: usize = 5;
 pub(crate) const EMPTY_CELL: u8 = 0;
 pub(crate) const WALL_CELL: u8 = pattern::WALL;
@@ -394,7 +404,25 @@ impl Board {
             i += step;
         }
         line[centre] = OWN;
-        classify_line(&mut line[..n], centre, self.line_rules[color.index()])
+        let rule = self.line_rules[color.index()];
+        // Lines that need this path (caro runs reaching past the table's window) come back
+        // again and again in a search: a small per-thread cache of their classifications.
+        let cells = line[..n].iter().fold(0u64, |acc, &c| (acc << 2) | c as u64);
+        let key = (cells, (n as u16) << 8 | (centre as u16) << 2 | rule as u16);
+        FULL_LINE_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let slot = (cells ^ cells >> 29 ^ (key.1 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                .wrapping_mul(0xBF58_476D_1CE4_E5B9)
+                >> (64 - FULL_LINE_CACHE_BITS);
+            if let Some((k, p)) = cache[slot as usize] {
+                if k == key {
+                    return p;
+                }
+            }
+            let p = classify_line(&mut line[..n], centre, rule);
+            cache[slot as usize] = Some((key, p));
+            p
+        })
     }
 
     /// Whether `color` on the empty index `idx` makes a winning five (rule-aware).
