@@ -3,7 +3,9 @@
 //! lopsided opening; the result is W/D/L from A's view, the score, and the Elo difference with a
 //! 95% error bar.
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use parking_lot::Mutex;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -151,19 +153,77 @@ pub fn play_match(
     config: &MatchConfig,
     stop: &AtomicBool,
 ) -> Result<MatchResult, TrainError> {
+    check(config)?;
+    let tally = Mutex::new(MatchResult::default());
+    play_pairs(a, b, config, 0..config.games.div_ceil(2), &tally, stop)?;
+    Ok(tally.into_inner())
+}
+
+/// Builds a fresh (A, B) pair of thinkers for one of a parallel match's jobs.
+pub type PairFactory<'a> =
+    dyn Fn() -> Result<(Box<dyn Thinker>, Box<dyn Thinker>), TrainError> + Sync + 'a;
+
+/// The same match as [`play_match`] (the same openings, colours and games), with the opening
+/// pairs shared out over `jobs` threads, each with its own two thinkers from `factory`. Each
+/// thinker should search with one thread per job so that the jobs do not steal each other's
+/// cores.
+pub fn play_match_parallel(
+    factory: &PairFactory<'_>,
+    config: &MatchConfig,
+    jobs: usize,
+    stop: &AtomicBool,
+) -> Result<MatchResult, TrainError> {
+    check(config)?;
+    let jobs = jobs.clamp(1, config.games.div_ceil(2).max(1));
+    let tally = Mutex::new(MatchResult::default());
+    let next = AtomicUsize::new(0);
+    let pairs = config.games.div_ceil(2);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| -> Result<(), TrainError> {
+                    let (mut a, mut b) = factory()?;
+                    // Pairs are handed out one at a time, so a slow game does not hold others up.
+                    let mine = std::iter::from_fn(|| {
+                        let p = next.fetch_add(1, Ordering::Relaxed);
+                        (p < pairs).then_some(p)
+                    });
+                    play_pairs(a.as_mut(), b.as_mut(), config, mine, &tally, stop)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a match job panicked"))
+            .collect::<Result<Vec<()>, TrainError>>()
+    })?;
+    Ok(tally.into_inner())
+}
+
+fn check(config: &MatchConfig) -> Result<(), TrainError> {
     if config.variants.is_empty() {
         return Err(TrainError::Config("no rule/size to play".into()));
     }
-    config.play.validate()?;
+    config.play.validate()
+}
+
+/// Plays the given opening pairs (both colours each; the last pair of an odd match once, A
+/// as black), adding the results to `tally`.
+fn play_pairs(
+    a: &mut dyn Thinker,
+    b: &mut dyn Thinker,
+    config: &MatchConfig,
+    pairs: impl Iterator<Item = usize>,
+    tally: &Mutex<MatchResult>,
+    stop: &AtomicBool,
+) -> Result<(), TrainError> {
     let (name_a, name_b) = (a.name().to_string(), b.name().to_string());
-    let mut result = MatchResult::default();
-    let pairs = config.games.div_ceil(2);
-    'pairs: for pair in 0..pairs {
+    for pair in pairs {
         let mut rng =
             StdRng::seed_from_u64(config.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (variant, opening) = Variant::draw(&config.variants, &config.opening, &mut rng)?;
         for a_is_black in [true, false] {
-            if result.games() == config.games {
+            if 2 * pair + usize::from(!a_is_black) >= config.games {
                 break;
             }
             let seats = if a_is_black {
@@ -180,14 +240,18 @@ pub fn play_match(
             let Some(game) = play_game(opening.clone(), seats, &config.play, &mut rng, stop)?
             else {
                 log::info!("match: stopped");
-                break 'pairs;
+                return Ok(());
             };
             let a_won = match game.result {
                 GameResult::Draw => None,
                 GameResult::BlackWin => Some(a_is_black),
                 GameResult::WhiteWin => Some(!a_is_black),
             };
-            result.add(a_won);
+            let result = {
+                let mut t = tally.lock();
+                t.add(a_won);
+                *t
+            };
             log::info!(
                 "match: game {}/{} ({} {}x{}, {} black, {} moves): {}; {name_a} vs {name_b}: {result}",
                 result.games(),
@@ -205,7 +269,7 @@ pub fn play_match(
             );
         }
     }
-    Ok(result)
+    Ok(())
 }
 
 #[cfg(test)]

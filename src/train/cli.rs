@@ -18,7 +18,7 @@ use crate::game::{Rule, MAX_SIZE, MIN_SIZE};
 use crate::nn::file::network_paths;
 use crate::nn::{parse_device, Arch, Network};
 
-use super::arena::{play_match, MatchConfig};
+use super::arena::{play_match_parallel, MatchConfig};
 use super::error::TrainError;
 use super::openings::OpeningConfig;
 use super::optim::{OptimizerKind, OptimizerSettings};
@@ -26,6 +26,7 @@ use super::players::{PlayerSetup, PlayerSpec};
 use super::playout::{PlayOptions, PolicyTarget};
 use super::selfplay::{run_selfplay, SelfplayConfig, Variant};
 use super::trainer::{latest_checkpoint, read_checkpoint, train as run_training, TrainConfig};
+use crate::search::Thinker;
 
 /// Opening and game-length options shared by `selfplay` and `match`.
 #[derive(Args, Debug, Clone)]
@@ -170,6 +171,10 @@ pub struct MatchArgs {
     pub b: String,
     #[arg(long, default_value_t = 100)]
     pub games: usize,
+    /// Games played at once, each job with its own two players (give each player
+    /// `--threads` x jobs <= cores).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
     #[command(flatten)]
     pub game: GameArgs,
 }
@@ -395,8 +400,13 @@ fn run_match_command(
     out: &mut dyn Write,
 ) -> Result<(), TrainError> {
     let setup = args.game.player_setup(config);
-    let mut a = PlayerSpec::parse(&args.a).build(&setup, false, 0)?;
-    let mut b = PlayerSpec::parse(&args.b).build(&setup, false, 0)?;
+    let (spec_a, spec_b) = (PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b));
+    let factory = || -> Result<(Box<dyn Thinker>, Box<dyn Thinker>), TrainError> {
+        Ok((
+            spec_a.build(&setup, false, 0)?,
+            spec_b.build(&setup, false, 0)?,
+        ))
+    };
     let match_config = MatchConfig {
         games: args.games,
         variants: parse_variants(&args.game.rule, &args.game.size)?,
@@ -407,16 +417,11 @@ fn run_match_command(
         opening: args.game.opening(),
         seed: args.game.seed,
     };
-    let result = play_match(
-        a.as_mut(),
-        b.as_mut(),
-        &match_config,
-        &AtomicBool::new(false),
-    )?;
+    let result = play_match_parallel(&factory, &match_config, args.jobs, &AtomicBool::new(false))?;
     writeln!(
         out,
-        "{} vs {} ({} {}, {} ms/move): {result}",
-        args.a, args.b, args.game.rule, args.game.size, args.game.movetime
+        "{} vs {} ({} {}, {} ms/move, seed {}): {result}",
+        args.a, args.b, args.game.rule, args.game.size, args.game.movetime, args.game.seed
     )
     .map_err(TrainError::io("stdout"))
 }

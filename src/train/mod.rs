@@ -24,7 +24,7 @@ pub mod records;
 pub mod selfplay;
 pub mod trainer;
 
-pub use arena::{play_match, MatchConfig, MatchResult};
+pub use arena::{play_match, play_match_parallel, MatchConfig, MatchResult};
 pub use error::TrainError;
 pub use openings::{random_opening, OpeningConfig};
 pub use players::{PlayerSetup, PlayerSpec};
