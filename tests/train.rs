@@ -410,7 +410,11 @@ fn the_subcommands_drive_the_whole_pipeline() {
     // several moves where the search looked at several.
     for p in &from_net.positions {
         let total: f32 = p.policy.iter().map(|m| m.1).sum();
-        assert!(p.policy.is_empty() || (total - 1.0).abs() < 1e-4, "{:?}", p.policy);
+        assert!(
+            p.policy.is_empty() || (total - 1.0).abs() < 1e-4,
+            "{:?}",
+            p.policy
+        );
     }
     assert!(
         from_net.positions.iter().any(|p| p.policy.len() > 1),

@@ -159,9 +159,11 @@ pub fn play_match(
     Ok(tally.into_inner())
 }
 
-/// Builds a fresh (A, B) pair of thinkers for one of a parallel match's jobs.
-pub type PairFactory<'a> =
-    dyn Fn() -> Result<(Box<dyn Thinker>, Box<dyn Thinker>), TrainError> + Sync + 'a;
+/// Player A and player B of one of a parallel match's jobs.
+pub type ThinkerPair = (Box<dyn Thinker>, Box<dyn Thinker>);
+
+/// Builds a fresh [`ThinkerPair`] for each job.
+pub type PairFactory<'a> = dyn Fn() -> Result<ThinkerPair, TrainError> + Sync + 'a;
 
 /// The same match as [`play_match`] (the same openings, colours and games), with the opening
 /// pairs shared out over `jobs` threads, each with its own two thinkers from `factory`. Each

@@ -401,7 +401,7 @@ fn run_match_command(
 ) -> Result<(), TrainError> {
     let setup = args.game.player_setup(config);
     let (spec_a, spec_b) = (PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b));
-    let factory = || -> Result<(Box<dyn Thinker>, Box<dyn Thinker>), TrainError> {
+    let factory = || -> Result<ThinkerPair, TrainError> {
         Ok((
             spec_a.build(&setup, false, 0)?,
             spec_b.build(&setup, false, 0)?,
