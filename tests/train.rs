@@ -9,7 +9,7 @@ use hoshi::game::{Board, Rule};
 use hoshi::nn::{Arch, Network};
 use hoshi::search::classical::ClassicalPlayer;
 use hoshi::search::Thinker;
-use hoshi::train::arena::{elo_estimate, elo_from_score};
+use hoshi::train::arena::{elo_estimate, elo_from_score, ThinkerPair};
 use hoshi::train::records::{read_dir, read_shard, shard_paths};
 use hoshi::train::trainer::{latest_checkpoint, max_weight_difference};
 use hoshi::train::{
@@ -222,7 +222,7 @@ fn a_parallel_match_plays_the_same_games_as_a_sequential_one() {
     let mut a = ClassicalPlayer;
     let mut b = PolicyPlayer::new(net(), "random-net");
     let sequential = play_match(&mut a, &mut b, &config, &AtomicBool::new(false)).unwrap();
-    let factory = || -> Result<(Box<dyn Thinker>, Box<dyn Thinker>), TrainError> {
+    let factory = || -> Result<ThinkerPair, TrainError> {
         Ok((
             Box::new(ClassicalPlayer),
             Box::new(PolicyPlayer::new(net(), "random-net")),

@@ -18,7 +18,7 @@ use crate::game::{Rule, MAX_SIZE, MIN_SIZE};
 use crate::nn::file::network_paths;
 use crate::nn::{parse_device, Arch, Network};
 
-use super::arena::{play_match_parallel, MatchConfig};
+use super::arena::{play_match_parallel, MatchConfig, ThinkerPair};
 use super::error::TrainError;
 use super::openings::OpeningConfig;
 use super::optim::{OptimizerKind, OptimizerSettings};
@@ -26,7 +26,6 @@ use super::players::{PlayerSetup, PlayerSpec};
 use super::playout::{PlayOptions, PolicyTarget};
 use super::selfplay::{run_selfplay, SelfplayConfig, Variant};
 use super::trainer::{latest_checkpoint, read_checkpoint, train as run_training, TrainConfig};
-use crate::search::Thinker;
 
 /// Opening and game-length options shared by `selfplay` and `match`.
 #[derive(Args, Debug, Clone)]
