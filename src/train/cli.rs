@@ -468,6 +468,10 @@ pub fn promote_checkpoint(
     let s = &ckpt.state;
     let meta = net.meta();
     let aug = if s.augment { "" } else { " --no-augment" };
+    let lr_final = s
+        .lr_final
+        .map(|f| format!(" --lr-final {f}"))
+        .unwrap_or_default();
     Ok(format!(
         "\n## {name}\n\
          - files: `{weights}`, `{sidecar}`\n\
@@ -478,7 +482,7 @@ pub fn promote_checkpoint(
          - data: `{data}` ({games} games, {samples} positions): say which engine and settings \
            played them\n\
          - commands: `pbrain-hoshi train --data {data} --out {out} --steps {step} --batch {batch} \
-           --blocks {blocks} --channels {channels} --seed {seed} --optimizer {opt} --lr {lr} \
+           --blocks {blocks} --channels {channels} --seed {seed} --optimizer {opt} --lr {lr}{lr_final} \
            --weight-decay {wd} --momentum {mom} --value-weight {vw}{aug}`, then \
            `pbrain-hoshi promote {ckpt} {name}`\n\
          - match results: run `pbrain-hoshi match --a {weights} --b mcts --games 200 \
