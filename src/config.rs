@@ -406,11 +406,16 @@ mod tests {
     #[test]
     fn search_and_network_keys_reach_the_search() {
         let c = Config::default();
-        assert_eq!(
-            c.network_settings(),
-            None,
-            "no network is shipped as the default"
-        );
+        // The shipped network is the default, and it is in the repository.
+        let shipped = c.network_settings().expect("a default network");
+        assert_eq!(shipped.path, PathBuf::from("networks/hoshi-4x32-g0"));
+        assert_eq!(shipped.search_threads, 4);
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for ext in ["safetensors", "toml"] {
+            assert!(root.join(shipped.path.with_extension(ext)).is_file(), "{ext}");
+        }
+        let c = Config::from_toml_str("[search]\nnetwork = \"\"\n", "test").unwrap();
+        assert_eq!(c.network_settings(), None, "\"\" = the classical evaluator");
         assert_eq!(c.mcts_params().style, Style::Classic);
         assert_eq!(c.mcts_params().root_noise, None);
         let c = Config::from_toml_str(
