@@ -412,7 +412,10 @@ mod tests {
         assert_eq!(shipped.search_threads, 4);
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         for ext in ["safetensors", "toml"] {
-            assert!(root.join(shipped.path.with_extension(ext)).is_file(), "{ext}");
+            assert!(
+                root.join(shipped.path.with_extension(ext)).is_file(),
+                "{ext}"
+            );
         }
         let c = Config::from_toml_str("[search]\nnetwork = \"\"\n", "test").unwrap();
         assert_eq!(c.network_settings(), None, "\"\" = the classical evaluator");
