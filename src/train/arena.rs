@@ -176,10 +176,10 @@ pub fn play_match_parallel(
     stop: &AtomicBool,
 ) -> Result<MatchResult, TrainError> {
     check(config)?;
-    let jobs = jobs.clamp(1, config.games.div_ceil(2).max(1));
+    let pairs = config.games.div_ceil(2);
+    let jobs = jobs.clamp(1, pairs.max(1));
     let tally = Mutex::new(MatchResult::default());
     let next = AtomicUsize::new(0);
-    let pairs = config.games.div_ceil(2);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs)
             .map(|_| {

@@ -130,28 +130,21 @@ pub enum PolicyTarget {
 /// move alone when the ranked scores are all 0 or missing.
 pub fn policy_target(result: &ThinkResult, kind: PolicyTarget) -> Vec<(Point, f32)> {
     let best_alone = || result.best.map(|p| vec![(p, 1.0)]).unwrap_or_default();
-    match kind {
+    let weights: Vec<(Point, f32)> = match kind {
         PolicyTarget::BestMove => return best_alone(),
-        PolicyTarget::Visits => {
-            let total: u64 = result.visits.iter().map(|v| v.1 as u64).sum();
-            if total == 0 || matches!(result.info.eval, crate::search::Eval::Win(_)) {
-                return best_alone();
-            }
-            return result
-                .visits
-                .iter()
-                .map(|&(p, n)| (p, n as f32 / total as f32))
-                .collect();
+        PolicyTarget::Visits if matches!(result.info.eval, crate::search::Eval::Win(_)) => {
+            return best_alone()
         }
-        PolicyTarget::RankedShares => {}
-    }
-    let total: f32 = result.ranked.iter().map(|m| m.1.max(0.0)).sum();
+        PolicyTarget::Visits => result.visits.iter().map(|&(p, n)| (p, n as f32)).collect(),
+        PolicyTarget::RankedShares => result.ranked.clone(),
+    };
+    // Either kind: the positive weights as shares of their sum.
+    let total: f32 = weights.iter().map(|m| m.1.max(0.0)).sum();
     if total > 0.0 && total.is_finite() {
-        result
-            .ranked
-            .iter()
+        weights
+            .into_iter()
             .filter(|m| m.1 > 0.0)
-            .map(|&(p, s)| (p, s / total))
+            .map(|(p, w)| (p, w / total))
             .collect()
     } else {
         best_alone()
