@@ -2,7 +2,7 @@
 //!
 //! The shipped file is compiled in as the defaults, so a user's file only needs the keys it
 //! changes. Unknown keys and bad values are errors that name the key.
-use crate::search::evaluator::NetworkSettings;
+use crate::search::evaluator::{NetworkSettings, RefineSettings};
 use crate::search::mcts::{MctsParams, RootNoise};
 use crate::search::Style;
 use serde::Deserialize;
@@ -86,6 +86,9 @@ pub struct NetworkConfig {
     pub random_symmetry: bool,
     pub search_threads: usize,
     pub cpu_threads: usize,
+    pub refine_after_visits: u32,
+    pub refine_policy_mix: f64,
+    pub refine_value_weight: u32,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -238,6 +241,9 @@ impl Config {
         if n.cpu_threads > 1024 {
             return Err(invalid("network.cpu_threads", "at most 1024"));
         }
+        if !(0.0..=1.0).contains(&n.refine_policy_mix) {
+            return Err(invalid("network.refine_policy_mix", "must be in [0, 1]"));
+        }
         Ok(())
     }
 
@@ -276,6 +282,17 @@ impl Config {
             random_symmetry: n.random_symmetry,
             search_threads: n.search_threads,
             cpu_threads: n.cpu_threads,
+            refine: self.refine_settings(),
+        })
+    }
+
+    /// `Some` when `[network] refine_after_visits` asks for the hybrid search.
+    pub fn refine_settings(&self) -> Option<RefineSettings> {
+        let n = &self.network;
+        (n.refine_after_visits > 0).then_some(RefineSettings {
+            after_visits: n.refine_after_visits,
+            policy_mix: n.refine_policy_mix as f32,
+            value_weight: n.refine_value_weight,
         })
     }
 }
@@ -436,6 +453,24 @@ mod tests {
         assert_eq!(n.device, "cuda:1");
         assert_eq!(n.max_batch, 16);
         assert_eq!(n.batch_deadline, Duration::from_micros(250));
+        assert_eq!(
+            n.refine, None,
+            "refine_after_visits = 0: the net on every leaf"
+        );
+        let c = Config::from_toml_str(
+            "[network]\nrefine_after_visits = 64\nrefine_value_weight = 32\nrefine_policy_mix = 0.5\n",
+            "test",
+        )
+        .unwrap();
+        let refine = c.network_settings().unwrap().refine;
+        assert_eq!(
+            refine,
+            Some(RefineSettings {
+                after_visits: 64,
+                policy_mix: 0.5,
+                value_weight: 32,
+            })
+        );
     }
 
     #[test]
@@ -450,6 +485,10 @@ mod tests {
             ("[network]\ndevice = \"tpu\"\n", "network.device"),
             ("[network]\nmax_batch = 0\n", "network.max_batch"),
             ("[network]\nbatch_size = 3\n", "network.batch_size"),
+            (
+                "[network]\nrefine_policy_mix = 1.5\n",
+                "network.refine_policy_mix",
+            ),
         ] {
             let e = Config::from_toml_str(text, "test").unwrap_err();
             assert!(e.to_string().contains(key), "{text}: {e}");

@@ -431,3 +431,53 @@ fn searches_with_a_network_evaluator() {
         "network.search_threads wins"
     );
 }
+
+#[test]
+fn searches_with_the_hybrid_evaluator() {
+    use hoshi::nn::{Arch, Network, ServiceConfig};
+    use hoshi::search::evaluator::{
+        set_cpu_threads, ClassicalEvaluator, HybridEvaluator, NetworkEvaluator, RefineSettings,
+    };
+    set_cpu_threads(1);
+    let net = Network::random(Arch::new(1, 8), 9, tch::Device::Cpu).unwrap();
+    let network = NetworkEvaluator::new(net, ServiceConfig::default(), 0).unwrap();
+    let refine = RefineSettings {
+        after_visits: 8,
+        policy_mix: 1.0,
+        value_weight: 8,
+    };
+    let hybrid = Arc::new(HybridEvaluator::new(
+        ClassicalEvaluator::default(),
+        network,
+        refine,
+    ));
+    let mut t = MctsThinker::new(MctsParams::default(), hybrid.clone());
+    assert!(t.name().contains("hybrid"), "{}", t.name());
+    let b = Board::from_moves(15, 15, Rule::Freestyle, &[p(7, 7), p(8, 8), p(8, 6)]).unwrap();
+    let r = think_on(&mut t, &b, &[], nodes(2000, 2));
+    assert_playable(&b, &[], r.best.unwrap());
+    assert_eq!(
+        t.last_search().unwrap().threads,
+        2,
+        "a classical search's threads"
+    );
+    // The net saw only the nodes the search came back to at least 8 times: far fewer than
+    // the nodes searched, but more than the root alone.
+    let evals = hybrid.network().service().stats().evaluations;
+    assert!(evals > 1 && evals < 400, "{evals} network evaluations");
+    // The rules still decide forced blocks whatever the (untrained) network thinks.
+    let b = diagram(
+        Rule::Renju,
+        "
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . o x x x x . . . .
+        . . . . . . . . . .
+        . . o o o . . . . .
+        . . . . . . . . . o
+        . . . . . . . . . .
+        ",
+    );
+    let r = think_on(&mut t, &b, &[], nodes(500, 1));
+    assert_eq!(r.best, Some(p(6, 2)), "white must block");
+}

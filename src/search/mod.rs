@@ -25,11 +25,10 @@ use crate::config::Config;
 pub fn default_thinker(config: &Config) -> Box<dyn Thinker> {
     let params = config.mcts_params();
     if let Some(settings) = config.network_settings() {
-        match evaluator::NetworkEvaluator::load(&settings) {
-            Ok(net) => {
-                log::info!("evaluator: {}", evaluator::Evaluator::name(&net));
-                let mcts = MctsThinker::new(params, std::sync::Arc::new(net));
-                return with_solver(mcts);
+        match evaluator::load_network_evaluator(&settings, params.classical_prior_sharpness) {
+            Ok(evaluator) => {
+                log::info!("evaluator: {}", evaluator.name());
+                return with_solver(MctsThinker::new(params, evaluator));
             }
             Err(e) => log::error!(
                 "cannot use the network {}: {e}; searching with the classical evaluator",

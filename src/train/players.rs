@@ -12,12 +12,11 @@
 //! its batching settings from `[network]`; exploration noise (self-play) is the MCTS's root
 //! Dirichlet noise with the configured alpha and fraction, or the policy player's own noise.
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use crate::config::Config;
 use crate::nn::{parse_device, Network};
 use crate::search::classical::ClassicalPlayer;
-use crate::search::evaluator::{set_cpu_threads, NetworkEvaluator, NetworkSettings};
+use crate::search::evaluator::{load_network_evaluator, set_cpu_threads, NetworkSettings};
 use crate::search::mcts::RootNoise;
 use crate::search::{with_solver, MctsParams, MctsThinker, Thinker};
 
@@ -84,8 +83,9 @@ impl PlayerSpec {
                     path: path.clone(),
                     ..setup.network.clone()
                 };
-                let evaluator = NetworkEvaluator::load(&settings)?;
-                with_solver(MctsThinker::new(params, Arc::new(evaluator)))
+                let sharpness = params.classical_prior_sharpness;
+                let evaluator = load_network_evaluator(&settings, sharpness)?;
+                with_solver(MctsThinker::new(params, evaluator))
             }
         })
     }
@@ -120,6 +120,7 @@ impl PlayerSetup {
                 random_symmetry: n.random_symmetry,
                 search_threads: n.search_threads,
                 cpu_threads: n.cpu_threads,
+                refine: config.refine_settings(),
             },
         }
     }

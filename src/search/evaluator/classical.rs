@@ -16,6 +16,11 @@ impl ClassicalEvaluator {
     pub fn new(sharpness: f32) -> ClassicalEvaluator {
         ClassicalEvaluator { sharpness }
     }
+
+    /// One search thread's part.
+    pub fn leaf(&self) -> ClassicalLeaf {
+        ClassicalLeaf::new(self.sharpness)
+    }
 }
 
 impl Default for ClassicalEvaluator {
@@ -30,7 +35,7 @@ impl Evaluator for ClassicalEvaluator {
     }
 
     fn leaf_evaluator(&self) -> Box<dyn LeafEvaluator> {
-        Box::new(ClassicalLeaf::new(self.sharpness))
+        Box::new(self.leaf())
     }
 }
 

@@ -1,14 +1,19 @@
 //! Leaf evaluation for the tree search: move priors and a win/draw/loss estimate.
 //!
-//! Two implementations: [`ClassicalEvaluator`] (pattern scores, no network: the default) and
+//! Three implementations: [`ClassicalEvaluator`] (pattern scores, no network),
 //! [`NetworkEvaluator`] (the policy-value net through `nn::service`, batched across the search
-//! threads). An [`Evaluator`] is shared by the search; each search thread asks it for its own
-//! [`LeafEvaluator`], which may keep per-thread state (buffers, a service client).
+//! threads) and [`HybridEvaluator`] (classical leaves, the net re-pricing the nodes the search
+//! keeps coming back to). An [`Evaluator`] is shared by the search; each search thread asks it
+//! for its own [`LeafEvaluator`], which may keep per-thread state (buffers, a service client).
 mod classical;
+mod hybrid;
 mod network;
 
 pub use classical::{ClassicalEvaluator, ClassicalLeaf};
-pub use network::{service_config, set_cpu_threads, NetworkEvaluator, NetworkSettings};
+pub use hybrid::{HybridEvaluator, RefineSettings};
+pub use network::{
+    load_network_evaluator, service_config, set_cpu_threads, NetworkEvaluator, NetworkSettings,
+};
 
 use super::mcts::{NearPoint, Wdl};
 use crate::game::Board;
@@ -41,6 +46,20 @@ pub trait Evaluator: Send + Sync {
     fn memory_bytes(&self) -> u64 {
         0
     }
+
+    /// When expanded nodes get a second opinion from [`LeafEvaluator::refine`] (`None`: never).
+    fn refinement(&self) -> Option<Refinement> {
+        None
+    }
+}
+
+/// When and how much a refinement counts (see [`Evaluator::refinement`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refinement {
+    /// Playouts through a node before it is refined.
+    pub after_visits: u32,
+    /// How many visits the refined value counts for in the node's statistics (0: priors only).
+    pub value_weight: u32,
 }
 
 /// One search thread's evaluator.
@@ -48,6 +67,13 @@ pub trait LeafEvaluator: Send {
     /// Writes one prior per `leaf.moves` (summing to 1) into `priors` and returns the outcome
     /// estimate for the side to move.
     fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl;
+
+    /// A second, costlier opinion on a node the search keeps visiting: `priors` holds its
+    /// current priors (one per `leaf.moves`) and gets the new ones; returns the value for the
+    /// side to move, or `None` (priors untouched) when there is no second opinion.
+    fn refine(&mut self, _leaf: &Leaf<'_>, _priors: &mut Vec<f32>) -> Option<Wdl> {
+        None
+    }
 }
 
 /// `logits` turned into probabilities in place (max-shifted, so huge logits are fine).

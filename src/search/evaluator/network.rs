@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{ClassicalLeaf, Evaluator, Leaf, LeafEvaluator};
+use super::{
+    ClassicalEvaluator, ClassicalLeaf, Evaluator, HybridEvaluator, Leaf, LeafEvaluator,
+    RefineSettings,
+};
 use crate::nn::{parse_device, EvalClient, EvalService, Network, NnError, ServiceConfig};
 use crate::search::mcts::Wdl;
 
@@ -22,6 +25,25 @@ pub struct NetworkSettings {
     pub search_threads: usize,
     /// libtorch's intra-op threads for CPU inference (0: libtorch's default, one per core).
     pub cpu_threads: usize,
+    /// `Some`: search hybrid (classical leaves, the net refining busy nodes) instead of
+    /// evaluating every leaf with the net.
+    pub refine: Option<RefineSettings>,
+}
+
+/// The evaluator `settings` ask for: the network on every leaf, or the hybrid.
+pub fn load_network_evaluator(
+    settings: &NetworkSettings,
+    classical_prior_sharpness: f32,
+) -> Result<Arc<dyn Evaluator>, NnError> {
+    let network = NetworkEvaluator::load(settings)?;
+    Ok(match settings.refine {
+        None => Arc::new(network),
+        Some(refine) => Arc::new(HybridEvaluator::new(
+            ClassicalEvaluator::new(classical_prior_sharpness),
+            network,
+            refine,
+        )),
+    })
 }
 
 /// Sets libtorch's intra-op thread count (process-wide) when `threads` > 0.
@@ -81,6 +103,15 @@ impl NetworkEvaluator {
     pub fn service(&self) -> &EvalService {
         &self.service
     }
+
+    /// One search thread's client of the service.
+    pub(super) fn network_leaf(&self) -> NetworkLeaf {
+        NetworkLeaf {
+            client: self.service.client(),
+            fallback: ClassicalLeaf::new(1.0),
+            failed: false,
+        }
+    }
 }
 
 /// The service configuration for `settings`.
@@ -121,11 +152,7 @@ impl Evaluator for NetworkEvaluator {
     }
 
     fn leaf_evaluator(&self) -> Box<dyn LeafEvaluator> {
-        Box::new(NetworkLeaf {
-            client: self.service.client(),
-            fallback: ClassicalLeaf::new(1.0),
-            failed: false,
-        })
+        Box::new(self.network_leaf())
     }
 
     fn search_threads(&self, requested: usize) -> usize {
@@ -140,38 +167,53 @@ impl Evaluator for NetworkEvaluator {
     }
 }
 
-struct NetworkLeaf {
+pub(super) struct NetworkLeaf {
     client: EvalClient,
     /// Used when the service fails, so a search never stops for want of an evaluation.
     fallback: ClassicalLeaf,
     failed: bool,
 }
 
+impl NetworkLeaf {
+    /// The net's priors over `leaf.moves` (renormalised over them) and its value.
+    pub(super) fn try_evaluate(
+        &mut self,
+        leaf: &Leaf<'_>,
+        priors: &mut Vec<f32>,
+    ) -> Result<Wdl, NnError> {
+        let board = leaf.board;
+        let e = self.client.evaluate(board)?;
+        priors.clear();
+        let width = board.width();
+        priors.extend(leaf.moves.iter().map(|&m| {
+            let p = board.point(m);
+            e.policy[p.y as usize * width + p.x as usize]
+        }));
+        let sum: f32 = priors.iter().sum();
+        if sum > 1e-12 && sum.is_finite() {
+            priors.iter_mut().for_each(|p| *p /= sum);
+        } else {
+            let u = 1.0 / priors.len().max(1) as f32;
+            priors.iter_mut().for_each(|p| *p = u);
+        }
+        Ok(Wdl::new(e.wdl[0], e.wdl[1], e.wdl[2]))
+    }
+
+    /// Logs the first failure of the service (later ones would only repeat it).
+    pub(super) fn note_failure(&mut self, err: &NnError) {
+        if !self.failed {
+            log::error!("network evaluation failed ({err}); using the classical evaluator");
+            self.failed = true;
+        }
+    }
+}
+
 impl LeafEvaluator for NetworkLeaf {
     fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl {
-        let board = leaf.board;
-        match self.client.evaluate(board) {
-            Ok(e) => {
-                priors.clear();
-                let width = board.width();
-                priors.extend(leaf.moves.iter().map(|&m| {
-                    let p = board.point(m);
-                    e.policy[p.y as usize * width + p.x as usize]
-                }));
-                let sum: f32 = priors.iter().sum();
-                if sum > 1e-12 && sum.is_finite() {
-                    priors.iter_mut().for_each(|p| *p /= sum);
-                } else {
-                    let u = 1.0 / priors.len().max(1) as f32;
-                    priors.iter_mut().for_each(|p| *p = u);
-                }
-                Wdl::new(e.wdl[0], e.wdl[1], e.wdl[2])
-            }
+        match self.try_evaluate(leaf, priors) {
+            Ok(v) => v,
             Err(err) => {
-                if !self.failed {
-                    log::error!("network evaluation failed ({err}); using the classical evaluator");
-                    self.failed = true;
-                }
+                self.note_failure(&err);
                 self.fallback.evaluate(leaf, priors)
             }
         }

@@ -224,6 +224,7 @@ impl Thinker for MctsThinker {
             stop,
             self.tactics.as_deref(),
         );
+        search.refinement = self.evaluator.refinement();
         let mut main = Worker::new(self.evaluator.leaf_evaluator(), board);
         if tree.root().expansion() != Expansion::Expanded {
             main.expand_root(&search);

@@ -4,7 +4,9 @@
 //! side to move at its parent), so a parent picks among its children by reading their numbers
 //! as they are. Proofs are the other way round: a node's [`Proof`] is from the point of view of
 //! the side to move *at* the node, which is what the MCTS-solver rules read most naturally.
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicPtr, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering,
+};
 use std::sync::OnceLock;
 
 /// Fixed-point scale of the value sums: exact, lock-free `fetch_add`s instead of float CAS loops.
@@ -127,6 +129,8 @@ pub struct Node {
     draw: AtomicU64,
     proof: AtomicU32,
     state: AtomicU8,
+    /// Set once a thread has claimed this node's refinement (see `try_claim_refinement`).
+    refined: AtomicBool,
     edges: OnceLock<Box<[Edge]>>,
     /// One slot per edge, null until that child is created.
     children: OnceLock<Box<[AtomicPtr<Node>]>>,
@@ -147,6 +151,7 @@ impl Node {
             draw: AtomicU64::new(0),
             proof: AtomicU32::new(0),
             state: AtomicU8::new(UNEXPANDED),
+            refined: AtomicBool::new(false),
             edges: OnceLock::new(),
             children: OnceLock::new(),
         }
@@ -182,6 +187,22 @@ impl Node {
             .fetch_add((value.draw as f64 * SCALE) as u64, Ordering::Relaxed);
         self.visits.fetch_add(1, Ordering::Relaxed);
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Adds `weight` visits' worth of `value` (seen by the player who moved into this node)
+    /// without a playout: a second opinion on the node's value, counted like visits.
+    pub fn add_estimate(&self, value: Wdl, weight: u32) {
+        let w = weight as f64 * SCALE;
+        self.win
+            .fetch_add((value.win as f64 * w) as u64, Ordering::Relaxed);
+        self.draw
+            .fetch_add((value.draw as f64 * w) as u64, Ordering::Relaxed);
+        self.visits.fetch_add(weight, Ordering::Relaxed);
+    }
+
+    /// Claims the one refinement of this expanded node; false if someone already has.
+    pub fn try_claim_refinement(&self) -> bool {
+        !self.refined.load(Ordering::Relaxed) && !self.refined.swap(true, Ordering::AcqRel)
     }
 
     /// Sums of (win, draw) over the visits, for the mover.
@@ -364,21 +385,26 @@ impl Drop for Node {
     }
 }
 
-/// A move out of a node: its board index and its prior (quantised to 16 bits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A move out of a node: its board index and its prior (quantised to 16 bits). The prior is
+/// atomic because a hybrid evaluator may re-price a node's moves while other threads read them.
+#[derive(Debug)]
 pub struct Edge {
     mv: u16,
-    prior: u16,
+    prior: AtomicU16,
 }
 
 const PRIOR_SCALE: f32 = u16::MAX as f32;
+
+fn quantise_prior(prior: f32) -> u16 {
+    (prior.clamp(0.0, 1.0) * PRIOR_SCALE).round() as u16
+}
 
 impl Edge {
     pub fn new(mv: usize, prior: f32) -> Edge {
         debug_assert!(mv <= u16::MAX as usize);
         Edge {
             mv: mv as u16,
-            prior: (prior.clamp(0.0, 1.0) * PRIOR_SCALE).round() as u16,
+            prior: AtomicU16::new(quantise_prior(prior)),
         }
     }
 
@@ -390,7 +416,12 @@ impl Edge {
 
     #[inline]
     pub fn prior(&self) -> f32 {
-        self.prior as f32 * (1.0 / PRIOR_SCALE)
+        self.prior.load(Ordering::Relaxed) as f32 * (1.0 / PRIOR_SCALE)
+    }
+
+    /// Replaces the prior (a refinement of the node's first evaluation).
+    pub fn set_prior(&self, prior: f32) {
+        self.prior.store(quantise_prior(prior), Ordering::Relaxed);
     }
 }
 

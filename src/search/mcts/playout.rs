@@ -10,7 +10,7 @@ use super::params::MctsParams;
 use super::tactics::TacticalCheck;
 use super::tree::Tree;
 use crate::game::Board;
-use crate::search::evaluator::{Leaf, LeafEvaluator};
+use crate::search::evaluator::{Leaf, LeafEvaluator, Refinement};
 use crate::search::Limits;
 
 /// What the threads of one search share.
@@ -30,6 +30,8 @@ pub(crate) struct Search<'a> {
     pub collisions: AtomicU64,
     /// Deepest playout of this search, in plies from the root.
     pub max_depth: AtomicU32,
+    /// When busy nodes get the evaluator's second opinion (`None`: never).
+    pub refinement: Option<Refinement>,
 }
 
 impl<'a> Search<'a> {
@@ -52,6 +54,7 @@ impl<'a> Search<'a> {
             playouts: AtomicU64::new(0),
             collisions: AtomicU64::new(0),
             max_depth: AtomicU32::new(0),
+            refinement: None,
         }
     }
 
@@ -104,6 +107,8 @@ pub(crate) struct Worker<'t> {
     path: Vec<&'t Node>,
     priors: Vec<f32>,
     analysis: Analysis,
+    /// A refined node's moves.
+    moves: Vec<usize>,
 }
 
 impl<'t> Worker<'t> {
@@ -115,6 +120,7 @@ impl<'t> Worker<'t> {
             path: Vec::with_capacity(64),
             priors: Vec::with_capacity(64),
             analysis: Analysis::default(),
+            moves: Vec::new(),
         }
     }
 
@@ -189,6 +195,11 @@ impl<'t> Worker<'t> {
                     return Playout::Collision;
                 }
                 Expansion::Expanded => {
+                    if let Some(r) = s.refinement {
+                        if node.visits() >= r.after_visits && node.try_claim_refinement() {
+                            self.refine(node, r);
+                        }
+                    }
                     let noise: &[f32] = if self.path.len() == 1 { &s.noise } else { &[] };
                     let Some(child) = self.descend(node, s, noise) else {
                         break node_value(node);
@@ -276,6 +287,34 @@ impl<'t> Worker<'t> {
             node.finish_expansion(None);
         }
         value
+    }
+
+    /// Asks the evaluator for its second opinion on the expanded `node` (the position on the
+    /// board now): new priors for its moves, and its value as `r.value_weight` extra visits.
+    fn refine(&mut self, node: &Node, r: Refinement) {
+        let edges = node.edges();
+        if edges.len() < 2 {
+            return;
+        }
+        self.moves.clear();
+        self.moves.extend(edges.iter().map(Edge::mv));
+        self.priors.clear();
+        self.priors.extend(edges.iter().map(Edge::prior));
+        let leaf = Leaf {
+            board: &self.board,
+            moves: &self.moves,
+            near: &[],
+        };
+        let Some(value) = self.leaf.refine(&leaf, &mut self.priors) else {
+            return;
+        };
+        for (e, &p) in edges.iter().zip(&self.priors) {
+            e.set_prior(p);
+        }
+        if r.value_weight > 0 {
+            // Node statistics are the mover's; the evaluator speaks for the side to move.
+            node.add_estimate(value.flip(), r.value_weight);
+        }
     }
 
     /// Adds the playout's result to every node of the path, then settles proofs upwards.
@@ -480,5 +519,74 @@ mod tests {
         child(&node, first).add_in_flight();
         node.add_in_flight();
         assert_eq!(select(&node, &params, &[], false), Some(1 - first));
+    }
+
+    /// Uniform priors and an even value; the refinement puts every prior on the last move and
+    /// calls the position won for the side to move.
+    struct Refining {
+        refined: std::sync::Arc<AtomicU32>,
+    }
+
+    impl LeafEvaluator for Refining {
+        fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl {
+            priors.clear();
+            priors.resize(leaf.moves.len(), 1.0 / leaf.moves.len() as f32);
+            Wdl::new(0.5, 0.0, 0.5)
+        }
+
+        fn refine(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Option<Wdl> {
+            assert_eq!(priors.len(), leaf.moves.len(), "the current priors come in");
+            self.refined.fetch_add(1, Ordering::Relaxed);
+            priors.iter_mut().for_each(|p| *p = 0.0);
+            *priors.last_mut()? = 1.0;
+            Some(Wdl::WIN)
+        }
+    }
+
+    #[test]
+    fn busy_nodes_are_refined_once_with_new_priors_and_a_weighted_value() {
+        use crate::game::{Point, Rule};
+        let board = Board::from_moves(15, 15, Rule::Freestyle, &[Point::new(7, 7)]).unwrap();
+        let tree = Tree::new(board.clone(), Vec::new());
+        let params = MctsParams::default();
+        let limits = Limits::infinite(1);
+        let stop = AtomicBool::new(false);
+        let mut search = Search::new(&tree, &params, &limits, &stop, None);
+        search.refinement = Some(Refinement {
+            after_visits: 3,
+            value_weight: 5,
+        });
+        let refined = std::sync::Arc::new(AtomicU32::new(0));
+        let leaf = Box::new(Refining {
+            refined: refined.clone(),
+        });
+        let mut worker = Worker::new(leaf, &board);
+        worker.expand_root(&search);
+        let root = tree.root();
+        let n = root.edges().len();
+        assert!(n > 2);
+        assert!(
+            root.edges().iter().all(|e| e.prior() < 0.5),
+            "classical first"
+        );
+        worker.playout(&search);
+        worker.playout(&search);
+        assert_eq!(refined.load(Ordering::Relaxed), 0, "not busy yet");
+        assert_eq!(root.visits(), 3);
+        worker.playout(&search);
+        assert_eq!(refined.load(Ordering::Relaxed), 1);
+        assert!(root.edges()[n - 1].prior() > 0.99);
+        assert!(root.edges()[..n - 1].iter().all(|e| e.prior() == 0.0));
+        // 3 playouts, 5 visits' worth of the refined value, and the playout that refined it.
+        assert_eq!(root.visits(), 3 + 5 + 1);
+        // The side to move at the root is called won: the mover into the root has lost.
+        let mean = root.mean().unwrap();
+        assert!(mean.loss > 0.5, "{mean:?}");
+        // The refined prior steers the next playouts; the root is never refined again.
+        for _ in 0..10 {
+            worker.playout(&search);
+        }
+        assert!(root.child(n - 1).unwrap().visits() >= 5);
+        assert!(!root.try_claim_refinement(), "one refinement per node");
     }
 }
