@@ -35,15 +35,21 @@ pub fn load_network_evaluator(
     settings: &NetworkSettings,
     classical_prior_sharpness: f32,
 ) -> Result<Arc<dyn Evaluator>, NnError> {
-    let network = NetworkEvaluator::load(settings)?;
-    Ok(match settings.refine {
-        None => Arc::new(network),
-        Some(refine) => Arc::new(HybridEvaluator::new(
-            ClassicalEvaluator::new(classical_prior_sharpness),
-            network,
-            refine,
-        )),
-    })
+    let Some(refine) = settings.refine else {
+        return Ok(Arc::new(NetworkEvaluator::load(settings)?));
+    };
+    // The hybrid's threads ask for the net now and then, rarely together: a batch that
+    // waited for company would mostly wait for nothing.
+    let settings = NetworkSettings {
+        batch_deadline: Duration::ZERO,
+        ..settings.clone()
+    };
+    let network = NetworkEvaluator::load(&settings)?;
+    Ok(Arc::new(HybridEvaluator::new(
+        ClassicalEvaluator::new(classical_prior_sharpness),
+        network,
+        refine,
+    )))
 }
 
 /// Sets libtorch's intra-op thread count (process-wide) when `threads` > 0.
