@@ -427,6 +427,15 @@ mod tests {
         let shipped = c.network_settings().expect("a default network");
         assert_eq!(shipped.path, PathBuf::from("networks/hoshi-4x32-g0"));
         assert_eq!(shipped.search_threads, 4);
+        assert_eq!(
+            shipped.refine,
+            Some(RefineSettings {
+                after_visits: 64,
+                policy_mix: 1.0,
+                value_weight: 64,
+            }),
+            "the hybrid search is the default"
+        );
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         for ext in ["safetensors", "toml"] {
             assert!(
@@ -440,7 +449,8 @@ mod tests {
         assert_eq!(c.mcts_params().root_noise, None);
         let c = Config::from_toml_str(
             "[search]\nnetwork = \"nets/a\"\nstyle = 0\nselfplay_noise = true\nexploration = 2.5\n\
-             [network]\ndevice = \"cuda:1\"\nmax_batch = 16\nbatch_deadline_us = 250\n",
+             [network]\ndevice = \"cuda:1\"\nmax_batch = 16\nbatch_deadline_us = 250\n\
+             refine_after_visits = 0\n",
             "test",
         )
         .unwrap();
