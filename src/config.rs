@@ -269,12 +269,15 @@ impl Config {
 
     /// The network to search with, or `None` for the classical evaluator (`search.network = ""`).
     pub fn network_settings(&self) -> Option<NetworkSettings> {
-        if self.search.network.trim().is_empty() {
-            return None;
-        }
+        let path = self.search.network.trim();
+        (!path.is_empty()).then(|| self.network_settings_at(PathBuf::from(path)))
+    }
+
+    /// The `[network]` settings for the network file at `path`.
+    pub fn network_settings_at(&self, path: PathBuf) -> NetworkSettings {
         let n = &self.network;
-        Some(NetworkSettings {
-            path: PathBuf::from(self.search.network.trim()),
+        NetworkSettings {
+            path,
             device: n.device.clone(),
             max_batch: n.max_batch,
             batch_deadline: Duration::from_micros(n.batch_deadline_us),
@@ -282,18 +285,13 @@ impl Config {
             random_symmetry: n.random_symmetry,
             search_threads: n.search_threads,
             cpu_threads: n.cpu_threads,
-            refine: self.refine_settings(),
-        })
-    }
-
-    /// `Some` when `[network] refine_after_visits` asks for the hybrid search.
-    pub fn refine_settings(&self) -> Option<RefineSettings> {
-        let n = &self.network;
-        (n.refine_after_visits > 0).then_some(RefineSettings {
-            after_visits: n.refine_after_visits,
-            policy_mix: n.refine_policy_mix as f32,
-            value_weight: n.refine_value_weight,
-        })
+            // `refine_after_visits > 0` asks for the hybrid search.
+            refine: (n.refine_after_visits > 0).then_some(RefineSettings {
+                after_visits: n.refine_after_visits,
+                policy_mix: n.refine_policy_mix as f32,
+                value_weight: n.refine_value_weight,
+            }),
+        }
     }
 }
 

@@ -112,15 +112,8 @@ impl PlayerSetup {
                 fraction: config.search.noise_fraction as f32,
             },
             network: NetworkSettings {
-                path: PathBuf::new(),
                 device: device.unwrap_or(&n.device).to_string(),
-                max_batch: n.max_batch,
-                batch_deadline: std::time::Duration::from_micros(n.batch_deadline_us),
-                cache_entries: n.cache_entries,
-                random_symmetry: n.random_symmetry,
-                search_threads: n.search_threads,
-                cpu_threads: n.cpu_threads,
-                refine: config.refine_settings(),
+                ..config.network_settings_at(PathBuf::new())
             },
         }
     }

@@ -181,16 +181,13 @@ impl Node {
     /// the virtual loss of that playout.
     #[inline]
     pub fn record(&self, value: Wdl) {
-        self.win
-            .fetch_add((value.win as f64 * SCALE) as u64, Ordering::Relaxed);
-        self.draw
-            .fetch_add((value.draw as f64 * SCALE) as u64, Ordering::Relaxed);
-        self.visits.fetch_add(1, Ordering::Relaxed);
+        self.add_estimate(value, 1);
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Adds `weight` visits' worth of `value` (seen by the player who moved into this node)
     /// without a playout: a second opinion on the node's value, counted like visits.
+    #[inline]
     pub fn add_estimate(&self, value: Wdl, weight: u32) {
         let w = weight as f64 * SCALE;
         self.win
