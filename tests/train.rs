@@ -433,3 +433,26 @@ fn the_subcommands_drive_the_whole_pipeline() {
     assert!(!ok && err.contains("not found"), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn bench_measures_the_hybrid_search_of_the_default_config() {
+    let (ok, out, err) = hoshi(&["bench", "--seconds", "0.05"]);
+    assert!(ok, "{err}");
+    let hybrid: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("hybrid search (the net refines after 64 visits"))
+        .skip(1)
+        .take(2)
+        .collect();
+    assert_eq!(hybrid.len(), 2, "{out}");
+    for (line, threads) in hybrid.iter().zip(["1 thread(s):", "2 thread(s):"]) {
+        let numbers: Vec<f64> = line
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        assert!(line.trim_start().starts_with(threads), "{line}");
+        // Threads, playouts/s, then the network's evaluations/s: the net refined some nodes.
+        assert_eq!(numbers.len(), 3, "{line}");
+        assert!(numbers[1] > 0.0 && numbers[2] > 0.0, "{line}");
+    }
+}

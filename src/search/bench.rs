@@ -1,6 +1,7 @@
 //! `pbrain-hoshi bench`: raw forward throughput of the network in use (or of a random 6x64
-//! network when none is configured) and the search's playouts per second with that network and
-//! with the classical evaluator, at 1 and 2 threads. [`run`] measures; the binary prints the
+//! network when none is configured) and the search's playouts per second with that network on
+//! every leaf, in the hybrid search (when the config refines) and with the classical evaluator,
+//! at 1 and 2 threads. [`run`] measures; the binary prints the
 //! [`BenchReport`].
 use std::fmt;
 use std::path::PathBuf;
@@ -11,7 +12,10 @@ use std::time::{Duration, Instant};
 use tch::Device;
 
 use super::classical::best_move;
-use super::evaluator::{service_config, set_cpu_threads, NetworkEvaluator};
+use super::evaluator::{
+    service_config, set_cpu_threads, ClassicalEvaluator, HybridEvaluator, NetworkEvaluator,
+    RefineSettings,
+};
 use super::mcts::MctsThinker;
 use super::think::{Limits, ThinkRequest, Thinker};
 use crate::config::Config;
@@ -36,6 +40,15 @@ pub struct NetworkSearchRate {
     pub raw_at_batch: Option<(usize, f64)>,
 }
 
+/// One measurement of the hybrid search (classical leaves, the net refining busy nodes).
+#[derive(Clone, Debug)]
+pub struct HybridSearchRate {
+    pub threads: usize,
+    pub playouts_per_second: f64,
+    /// Refinements (network evaluations) per second.
+    pub evals_per_second: f64,
+}
+
 /// Everything `bench` measured.
 #[derive(Clone, Debug)]
 pub struct BenchReport {
@@ -45,6 +58,9 @@ pub struct BenchReport {
     pub board_size: usize,
     pub forward: Vec<(usize, f64)>,
     pub network_search: Vec<NetworkSearchRate>,
+    /// The hybrid's settings and rates; `None` when the config does not refine (or measures a
+    /// random network).
+    pub hybrid_search: Option<(RefineSettings, Vec<HybridSearchRate>)>,
     /// (threads, playouts per second) with the classical evaluator.
     pub classical_search: Vec<(usize, f64)>,
 }
@@ -148,7 +164,7 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
     };
     let evaluator = Arc::new(NetworkEvaluator::new(
         net,
-        service,
+        service.clone(),
         config.network.search_threads,
     )?);
     let mut thinker = MctsThinker::new(params.clone(), evaluator.clone());
@@ -177,6 +193,17 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
     }
     drop(thinker);
     drop(evaluator);
+    let hybrid_search = match config.network_settings().and_then(|s| s.refine) {
+        Some(refine) if source.path.is_some() => {
+            let service = ServiceConfig {
+                batch_deadline: Duration::ZERO,
+                ..service
+            };
+            let rates = hybrid_rates(&source, service, &params, refine, &positions, per_position)?;
+            Some((refine, rates))
+        }
+        _ => None,
+    };
 
     // Interleaved rounds, best round per thread count: a burst of load from another process
     // then lowers one round of each, not one side of the ratio.
@@ -200,8 +227,40 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
         board_size: size,
         forward,
         network_search,
+        hybrid_search,
         classical_search,
     })
+}
+
+/// The hybrid search's rates at each of [`SEARCH_THREADS`].
+fn hybrid_rates(
+    source: &NetSource,
+    service: ServiceConfig,
+    params: &crate::search::MctsParams,
+    refine: RefineSettings,
+    positions: &[Board],
+    seconds_each: f64,
+) -> Result<Vec<HybridSearchRate>, NnError> {
+    let network = NetworkEvaluator::new(source.build()?, service, 0)?;
+    let hybrid = Arc::new(HybridEvaluator::new(
+        ClassicalEvaluator::new(params.classical_prior_sharpness),
+        network,
+        refine,
+    ));
+    let mut thinker = MctsThinker::new(params.clone(), hybrid.clone());
+    let mut rates = Vec::new();
+    for threads in SEARCH_THREADS {
+        let before = hybrid.network().service().stats().evaluations;
+        let started = Instant::now();
+        let rate = playouts_per_second(&mut thinker, positions, threads, seconds_each);
+        let evals = hybrid.network().service().stats().evaluations - before;
+        rates.push(HybridSearchRate {
+            threads,
+            playouts_per_second: rate,
+            evals_per_second: evals as f64 / started.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(rates)
 }
 
 impl fmt::Display for BenchReport {
@@ -227,6 +286,20 @@ impl fmt::Display for BenchReport {
                     f,
                     "      raw forward at batch {batch}: {raw:.0} evals/s; the search's network rate is {:.0}% of it",
                     100.0 * r.evals_per_second / raw.max(1e-9)
+                )?;
+            }
+        }
+        if let Some((refine, rates)) = &self.hybrid_search {
+            writeln!(
+                f,
+                "\nhybrid search (the net refines after {} visits, value weight {}), 15x15 middle games:",
+                refine.after_visits, refine.value_weight
+            )?;
+            for r in rates {
+                writeln!(
+                    f,
+                    "  {} thread(s): {:>10.0} playouts/s; network {:.0} evals/s",
+                    r.threads, r.playouts_per_second, r.evals_per_second
                 )?;
             }
         }

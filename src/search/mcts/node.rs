@@ -120,7 +120,11 @@ impl MemoryBudget for Unlimited {
 /// pointers only when a playout first goes through it, so the many leaves visited once cost
 /// little.
 pub struct Node {
+    /// Playouts through this node plus the weight of its second opinions (`add_estimate`):
+    /// what the search's statistics count.
     visits: AtomicU32,
+    /// The part of `visits` that came from `add_estimate`, not from playouts.
+    estimate_weight: AtomicU32,
     /// Playouts currently passing through (virtual loss).
     in_flight: AtomicU32,
     /// Sum of the mover's win probability over the visits, fixed point.
@@ -146,6 +150,7 @@ impl Node {
     pub fn new() -> Node {
         Node {
             visits: AtomicU32::new(0),
+            estimate_weight: AtomicU32::new(0),
             in_flight: AtomicU32::new(0),
             win: AtomicU64::new(0),
             draw: AtomicU64::new(0),
@@ -160,6 +165,14 @@ impl Node {
     #[inline]
     pub fn visits(&self) -> u32 {
         self.visits.load(Ordering::Relaxed)
+    }
+
+    /// The playouts that went through this node: `visits` less the estimates' weight. What a
+    /// policy target should count (an estimate says how good a move is, not how often the
+    /// search chose it).
+    pub fn playouts(&self) -> u32 {
+        self.visits()
+            .saturating_sub(self.estimate_weight.load(Ordering::Relaxed))
     }
 
     #[inline]
@@ -181,14 +194,20 @@ impl Node {
     /// the virtual loss of that playout.
     #[inline]
     pub fn record(&self, value: Wdl) {
-        self.add_estimate(value, 1);
+        self.add(value, 1);
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Adds `weight` visits' worth of `value` (seen by the player who moved into this node)
-    /// without a playout: a second opinion on the node's value, counted like visits.
-    #[inline]
+    /// without a playout: a second opinion on the node's value, counted like visits (but not
+    /// among its [`Node::playouts`]).
     pub fn add_estimate(&self, value: Wdl, weight: u32) {
+        self.estimate_weight.fetch_add(weight, Ordering::Relaxed);
+        self.add(value, weight);
+    }
+
+    #[inline]
+    fn add(&self, value: Wdl, weight: u32) {
         let w = weight as f64 * SCALE;
         self.win
             .fetch_add((value.win as f64 * w) as u64, Ordering::Relaxed);
@@ -460,11 +479,16 @@ mod tests {
             n.record(v);
         }
         assert_eq!(n.visits(), 4);
+        assert_eq!(n.playouts(), 4);
         assert_eq!(n.in_flight(), 0);
         let m = n.mean().unwrap();
         assert!((m.win - 1.5 / 4.0).abs() < 1e-5, "{m:?}");
         assert!((m.draw - 1.25 / 4.0).abs() < 1e-5, "{m:?}");
         assert!((m.loss - 1.25 / 4.0).abs() < 1e-5, "{m:?}");
+        // A second opinion weighs in the mean and the visits, not the playouts.
+        n.add_estimate(Wdl::WIN, 4);
+        assert_eq!((n.visits(), n.playouts()), (8, 4));
+        assert!((n.mean().unwrap().win - 5.5 / 8.0).abs() < 1e-5);
     }
 
     struct Nothing;

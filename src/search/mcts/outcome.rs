@@ -165,14 +165,15 @@ pub fn ranked(root: &Node, board: &Board) -> Vec<(Point, f32)> {
     rows.into_iter().map(|(_, p, s)| (p, s)).collect()
 }
 
-/// The root moves that were visited, with their visit counts; moves proven lost are left out
-/// (a policy should not learn them however long the search took to see it).
+/// The root moves that were visited, with their playout counts (a refinement's value weight
+/// left out, so it does not flatten a policy target); moves proven lost are left out too (a
+/// policy should not learn them however long the search took to see it).
 pub fn root_visits(root: &Node, board: &Board) -> Vec<(Point, u32)> {
     root.edges()
         .iter()
         .enumerate()
         .filter(|&(i, _)| !matches!(proof_of(root, i), Some(Proof::Win(_))))
-        .map(|(i, e)| (board.point(e.mv()), visits(root, i)))
+        .map(|(i, e)| (board.point(e.mv()), root.child(i).map_or(0, Node::playouts)))
         .filter(|&(_, n)| n > 0)
         .collect()
 }
@@ -282,6 +283,11 @@ mod tests {
         v.sort();
         let mut expected = vec![(b.point(100), 30), (b.point(102), 7)];
         expected.sort();
+        assert_eq!(v, expected);
+        // A refinement's value weight is not a playout: the target counts playouts only.
+        root.child(2).unwrap().add_estimate(Wdl::WIN, 64);
+        let mut v = root_visits(&root, &b);
+        v.sort();
         assert_eq!(v, expected);
     }
 
