@@ -13,8 +13,8 @@ use hoshi::train::arena::{elo_estimate, elo_from_score, ThinkerPair};
 use hoshi::train::records::{read_dir, read_shard, shard_paths};
 use hoshi::train::trainer::{latest_checkpoint, max_weight_difference};
 use hoshi::train::{
-    play_match, play_match_parallel, run_selfplay, train, MatchConfig, OpeningConfig, PlayOptions,
-    PolicyPlayer, SelfplayConfig, TrainConfig, TrainError, Variant,
+    play_match, play_match_parallel, run_selfplay, train, DataSource, MatchConfig, OpeningConfig,
+    PlayOptions, PolicyPlayer, SelfplayConfig, TrainConfig, TrainError, Variant,
 };
 use tch::Device;
 
@@ -59,7 +59,10 @@ fn tiny_selfplay(dir: &Path) -> SelfplayConfig {
 
 fn tiny_training(data: &Path, out: &Path, steps: u64) -> TrainConfig {
     TrainConfig {
-        data_dir: data.to_path_buf(),
+        data: vec![DataSource {
+            dir: data.to_path_buf(),
+            weight: 1,
+        }],
         out_dir: out.to_path_buf(),
         steps,
         batch: 8,
@@ -162,6 +165,72 @@ fn training_runs_checkpoints_and_resumes_exactly() {
     // And training did change the weights.
     let start = Network::random(Arch::new(1, 8), 11, Device::Cpu).unwrap();
     assert!(max_weight_difference(&a, &start) > 1e-4);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn training_can_start_from_a_network_and_weigh_its_data_folders() {
+    tch::set_num_threads(1);
+    let dir = temp_dir("init");
+    let (old, new) = (dir.join("gen0"), dir.join("gen1"));
+    tiny_selfplay(&old);
+    tiny_selfplay(&new);
+    let stop = AtomicBool::new(false);
+    let parent = Network::random(Arch::new(1, 8), 77, Device::Cpu).unwrap();
+    let parent_path = dir.join("parent");
+    parent.save(&parent_path).unwrap();
+
+    let out = dir.join("child");
+    let config = TrainConfig {
+        data: vec![
+            DataSource::parse(&old.display().to_string()).unwrap(),
+            DataSource::parse(&format!("{}:3", new.display())).unwrap(),
+        ],
+        init: Some(parent_path.clone()),
+        optimizer: hoshi::train::optim::OptimizerSettings {
+            lr: 1e-4,
+            ..TrainConfig::default().optimizer
+        },
+        ..tiny_training(&old, &out, 1)
+    };
+    train(&config, &stop).unwrap();
+    let child = Network::load(out.join("ckpt-00000001"), Device::Cpu).unwrap();
+    let random = Network::random(Arch::new(1, 8), 11, Device::Cpu).unwrap();
+    // One small step from the parent: its convolution weights moved by about the learning
+    // rate (batch-norm statistics move more), and are far from the seed's random weights.
+    let stem = |n: &Network| n.var_store().variables()["stem.weight"].shallow_clone();
+    let moved = |a: &Network, b: &Network| (stem(a) - stem(b)).abs().max().double_value(&[]);
+    let from_parent = moved(&child, &parent);
+    assert!(from_parent > 0.0 && from_parent < 1e-3, "{from_parent}");
+    assert!(moved(&child, &random) > 0.05);
+    assert!(max_weight_difference(&child, &random) > max_weight_difference(&child, &parent));
+    let state = latest_checkpoint(&out).unwrap().unwrap().state;
+    assert_eq!(state.init, Some(parent_path.display().to_string()));
+    assert!(state.data.ends_with(":3"), "{}", state.data);
+    // Both folders hold the same number of positions: the weighted one counts three times.
+    let one = read_dir(&old).unwrap();
+    let per_folder: usize = one
+        .iter()
+        .map(|g| g.positions.iter().filter(|p| !p.policy.is_empty()).count())
+        .sum();
+    assert_eq!(state.samples, 4 * per_folder);
+
+    // A parent of another shape is refused.
+    let wrong = TrainConfig {
+        arch: Arch::new(2, 8),
+        ..config.clone()
+    };
+    let out2 = dir.join("wrong");
+    assert!(matches!(
+        train(
+            &TrainConfig {
+                out_dir: out2,
+                ..wrong
+            },
+            &stop
+        ),
+        Err(TrainError::Config(_))
+    ));
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -340,6 +409,47 @@ fn the_subcommands_drive_the_whole_pipeline() {
     assert!(!ok);
 
     let net = s(dir.join("nets/tiny-v0"));
+    // The next generation: fine-tune the promoted net on two folders, the second weighted.
+    let (next, data2) = (s(dir.join("ckpts-next")), format!("{data}:2"));
+    let (ok, out, err) = hoshi(&[
+        "train",
+        "--data",
+        &data,
+        "--data",
+        &data2,
+        "--init",
+        &net,
+        "--out",
+        &next,
+        "--steps",
+        "1",
+        "--batch",
+        "4",
+        "--torch-threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("trained steps 0..1"), "{out}");
+    assert!(err.contains("starting from the network"), "{err}");
+    let sidecar = std::fs::read_to_string(dir.join("ckpts-next/ckpt-00000001.train.toml")).unwrap();
+    // The shape comes from the --init network (1 x 8), not the 6 x 64 default.
+    assert!(
+        sidecar.contains("blocks = 1") && sidecar.contains("channels = 8"),
+        "{sidecar}"
+    );
+    assert!(sidecar.contains(":2\""), "{sidecar}");
+    // Its promotion text gives the command that made it: both folders and the parent.
+    let (ok, out, err) = hoshi(&[
+        "promote",
+        &s(dir.join("ckpts-next/ckpt-00000001")),
+        "tiny-v1",
+        "--networks",
+        &nets,
+    ]);
+    assert!(ok, "{err}");
+    let made_by = format!("train --data {data} --data {data2} --out {next} --init {net} ");
+    assert!(out.contains(&made_by), "{out}");
+
     let (ok, out, err) = hoshi(&[
         "match",
         "--a",

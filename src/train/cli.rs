@@ -25,7 +25,9 @@ use super::optim::{OptimizerKind, OptimizerSettings};
 use super::players::{PlayerSetup, PlayerSpec};
 use super::playout::{PlayOptions, PolicyTarget};
 use super::selfplay::{run_selfplay, SelfplayConfig, Variant};
-use super::trainer::{latest_checkpoint, read_checkpoint, train as run_training, TrainConfig};
+use super::trainer::{
+    latest_checkpoint, read_checkpoint, train as run_training, DataSource, TrainConfig,
+};
 
 /// Opening and game-length options shared by `selfplay` and `match`.
 #[derive(Args, Debug, Clone)]
@@ -107,8 +109,14 @@ pub struct SelfplayArgs {
 /// `train`: learns a network from the shards in DATA; checkpoints go to OUT.
 #[derive(Args, Debug, Clone)]
 pub struct TrainArgs {
+    /// A folder of shards, as `DIR` or `DIR:WEIGHT` (each of its positions counts WEIGHT
+    /// times); repeat for several folders (e.g. `--data gen0 --data gen1:3`).
+    #[arg(long, required = true)]
+    pub data: Vec<String>,
+    /// Start from this network instead of random weights (when OUT holds no checkpoint yet);
+    /// blocks and channels default to its own.
     #[arg(long)]
-    pub data: PathBuf,
+    pub init: Option<PathBuf>,
     #[arg(long)]
     pub out: PathBuf,
     /// Train until this step (a resumed run counts its earlier steps).
@@ -351,14 +359,31 @@ fn run_train_command(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainE
         None
     };
     let prev = previous.as_ref().map(|c| &c.state);
+    // A fresh run from --init takes the network's shape unless told otherwise.
+    let init_arch = match (&args.init, prev) {
+        (Some(path), None) => Some(Network::load(path, Device::Cpu)?.arch()),
+        _ => None,
+    };
+    let data = args
+        .data
+        .iter()
+        .map(|d| DataSource::parse(d))
+        .collect::<Result<Vec<_>, _>>()?;
     let config = TrainConfig {
-        data_dir: args.data.clone(),
+        data,
+        init: args.init.clone(),
         out_dir: args.out.clone(),
         steps: args.steps,
         batch: args.batch,
         arch: Arch::new(
-            args.blocks.or(prev.map(|s| s.blocks)).unwrap_or(6),
-            args.channels.or(prev.map(|s| s.channels)).unwrap_or(64),
+            args.blocks
+                .or(prev.map(|s| s.blocks))
+                .or(init_arch.map(|a| a.blocks))
+                .unwrap_or(6),
+            args.channels
+                .or(prev.map(|s| s.channels))
+                .or(init_arch.map(|a| a.channels))
+                .unwrap_or(64),
         ),
         seed: args.seed.or(prev.map(|s| s.seed)).unwrap_or(1),
         resume: args.resume,
@@ -472,6 +497,13 @@ pub fn promote_checkpoint(
         .lr_final
         .map(|f| format!(" --lr-final {f}"))
         .unwrap_or_default();
+    // `data` lists the folders as `a, b:3`: one --data each.
+    let data_args: String = s.data.split(", ").map(|d| format!("--data {d} ")).collect();
+    let init = s
+        .init
+        .as_ref()
+        .map(|i| format!(" --init {i}"))
+        .unwrap_or_default();
     Ok(format!(
         "\n## {name}\n\
          - files: `{weights}`, `{sidecar}`\n\
@@ -481,7 +513,7 @@ pub fn promote_checkpoint(
            value weight {vw}; last losses: policy {pl:.4}, value {vl:.4}\n\
          - data: `{data}` ({games} games, {samples} positions): say which engine and settings \
            played them\n\
-         - commands: `pbrain-hoshi train --data {data} --out {out} --steps {step} --batch {batch} \
+         - commands: `pbrain-hoshi train {data_args}--out {out}{init} --steps {step} --batch {batch} \
            --blocks {blocks} --channels {channels} --seed {seed} --optimizer {opt} --lr {lr}{lr_final} \
            --weight-decay {wd} --momentum {mom} --value-weight {vw}{aug}`, then \
            `pbrain-hoshi promote {ckpt} {name}`\n\
@@ -568,6 +600,14 @@ mod tests {
             Cmd::Train(a) => {
                 assert_eq!((a.steps, a.batch, a.blocks, a.channels), (9, 32, Some(2), Some(16)));
                 assert_eq!((a.seed, a.resume, a.optimizer.as_str()), (Some(4), true, "adam"));
+                assert_eq!((a.data, a.init), (vec!["d".to_string()], None));
+            }
+            _ => panic!("not train"),
+        }
+        match parse("x train --data g0 --data g1:3 --init networks/n --out o --steps 9") {
+            Cmd::Train(a) => {
+                assert_eq!(a.data, vec!["g0".to_string(), "g1:3".to_string()]);
+                assert_eq!(a.init, Some(PathBuf::from("networks/n")));
             }
             _ => panic!("not train"),
         }

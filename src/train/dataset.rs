@@ -39,21 +39,31 @@ impl TrainingSet {
     /// Indexes the games' samples. Games whose moves cannot be replayed (off the board, on a
     /// stone) are dropped with a warning, as are policy entries on points that are not empty.
     pub fn new(games: Vec<GameRecord>) -> TrainingSet {
-        let mut kept = Vec::with_capacity(games.len());
+        TrainingSet::weighted(vec![(games, 1)])
+    }
+
+    /// Like [`TrainingSet::new`] over several sets of games, each sample of a set counted
+    /// `weight` times (so drawn `weight` times as often as one of weight 1).
+    pub fn weighted(parts: Vec<(Vec<GameRecord>, u32)>) -> TrainingSet {
+        let mut kept = Vec::with_capacity(parts.iter().map(|(g, _)| g.len()).sum());
         let mut samples = Vec::new();
         let mut dropped = 0;
-        for mut game in games {
-            if !clean_game(&mut game) {
-                dropped += 1;
-                continue;
-            }
-            let g = kept.len() as u32;
-            for (ply, pos) in game.positions.iter().enumerate() {
-                if !pos.policy.is_empty() {
-                    samples.push((g, ply as u32));
+        for (games, weight) in parts {
+            for mut game in games {
+                if !clean_game(&mut game) {
+                    dropped += 1;
+                    continue;
                 }
+                let g = kept.len() as u32;
+                for (ply, pos) in game.positions.iter().enumerate() {
+                    if !pos.policy.is_empty() {
+                        for _ in 0..weight {
+                            samples.push((g, ply as u32));
+                        }
+                    }
+                }
+                kept.push(game);
             }
-            kept.push(game);
         }
         if dropped > 0 {
             log::warn!("dropped {dropped} games whose moves do not replay");
@@ -68,7 +78,7 @@ impl TrainingSet {
         self.games.len()
     }
 
-    /// Number of samples (searched positions).
+    /// Number of samples (searched positions, each counted its set's weight times).
     pub fn len(&self) -> usize {
         self.samples.len()
     }
@@ -206,6 +216,21 @@ mod tests {
         stale.positions[2].policy = vec![(Point::new(3, 3), 1.0)]; // target on a stone
         let set = TrainingSet::new(vec![bad, stale]);
         assert_eq!((set.games(), set.len()), (1, 1));
+    }
+
+    #[test]
+    fn a_weighted_set_counts_its_samples_weight_times() {
+        let set = TrainingSet::weighted(vec![
+            (vec![game(7, 7, GameResult::BlackWin)], 1),
+            (vec![game(9, 9, GameResult::WhiteWin); 2], 3),
+        ]);
+        assert_eq!((set.games(), set.len()), (3, 2 + 2 * 2 * 3));
+        // Drawn in proportion: the 9x9 games give 12 of the 14 samples.
+        let mut rng = StdRng::seed_from_u64(5);
+        let nine = (0..400)
+            .filter(|_| set.batch(1, false, &mut rng).width == 9)
+            .count();
+        assert!((300..390).contains(&nine), "{nine} of 400");
     }
 
     #[test]

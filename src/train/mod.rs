@@ -32,4 +32,4 @@ pub use playout::{play_game, PlayOptions, PolicyTarget, Seats};
 pub use policy_player::PolicyPlayer;
 pub use records::{GameRecord, GameResult, PositionRecord, ShardWriter};
 pub use selfplay::{run_selfplay, SelfplayConfig, SelfplayReport, ThinkerFactory, Variant};
-pub use trainer::{train, TrainConfig, TrainReport};
+pub use trainer::{train, DataSource, TrainConfig, TrainReport};

@@ -2,8 +2,12 @@
 //!
 //! Loss per sample = policy cross-entropy against the visit fractions + `value_weight` x value
 //! cross-entropy against the game's W/D/L from the side to move's view. Samples are drawn
-//! uniformly from every searched position in `data_dir`, under random symmetries, with mixed
-//! board sizes padded per batch (see [`super::dataset`]).
+//! uniformly from every searched position of the `data` folders (a folder of weight `k` counts
+//! each of its positions `k` times, so a newer generation can weigh more), under random
+//! symmetries, with mixed board sizes padded per batch (see [`super::dataset`]).
+//!
+//! A run starts from random weights, or from a network (`init`: fine-tuning the shipped net on
+//! a new generation's data with a fresh optimizer), or resumes its own checkpoint.
 //!
 //! Reproducible: the initial weights come from `seed`, and the batch of step `n` from
 //! `(seed, n)` alone, so a run resumed from a checkpoint draws the same batches as one that was
@@ -34,10 +38,55 @@ use super::error::TrainError;
 use super::optim::{Optimizer, OptimizerKind, OptimizerSettings};
 use super::records::read_dir;
 
+/// A folder of shards and how many times each of its positions counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataSource {
+    pub dir: PathBuf,
+    pub weight: u32,
+}
+
+impl DataSource {
+    /// `DIR` (weight 1) or `DIR:WEIGHT` with WEIGHT a whole number from 1 to 1000.
+    pub fn parse(text: &str) -> Result<DataSource, TrainError> {
+        let (dir, weight) = match text.rsplit_once(':') {
+            Some((dir, w))
+                if !dir.is_empty() && !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                let weight = w.parse::<u32>().ok().filter(|w| (1..=1000).contains(w));
+                let weight = weight.ok_or_else(|| {
+                    TrainError::Config(format!("data {text:?}: the weight must be 1 to 1000"))
+                })?;
+                (dir, weight)
+            }
+            _ => (text, 1),
+        };
+        if dir.is_empty() {
+            return Err(TrainError::Config("data: empty folder name".into()));
+        }
+        Ok(DataSource {
+            dir: PathBuf::from(dir),
+            weight,
+        })
+    }
+}
+
+impl std::fmt::Display for DataSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.weight {
+            1 => write!(f, "{}", self.dir.display()),
+            w => write!(f, "{}:{w}", self.dir.display()),
+        }
+    }
+}
+
 /// What a training run is asked to do.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
-    pub data_dir: PathBuf,
+    /// The folders of shards to learn from (at least one).
+    pub data: Vec<DataSource>,
+    /// A network to start from instead of random weights when `out_dir` holds no checkpoint
+    /// (its architecture must be `arch`).
+    pub init: Option<PathBuf>,
     pub out_dir: PathBuf,
     /// Train until this step (counting the steps of the run being resumed).
     pub steps: u64,
@@ -62,7 +111,11 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
-            data_dir: PathBuf::from("selfplay-data"),
+            data: vec![DataSource {
+                dir: PathBuf::from("selfplay-data"),
+                weight: 1,
+            }],
+            init: None,
             out_dir: PathBuf::from("checkpoints"),
             steps: 1000,
             batch: 256,
@@ -103,6 +156,9 @@ pub struct TrainState {
     pub lr_final: Option<f64>,
     pub augment: bool,
     pub data: String,
+    /// The network the run started from (absent: random weights).
+    #[serde(default)]
+    pub init: Option<String>,
     pub games: usize,
     pub samples: usize,
     /// Mean losses over the last logging window.
@@ -223,8 +279,34 @@ fn validate(config: &TrainConfig) -> Result<(), TrainError> {
     if config.lr_final.is_some_and(|f| f.is_nan() || f < 0.0) {
         return bad("the final learning rate must be 0 or more");
     }
+    if config.data.is_empty() {
+        return bad("no data folder to learn from");
+    }
     config.arch.validate()?;
     Ok(())
+}
+
+/// The data folders as one line: `gen0, gen1:3`.
+fn data_line(config: &TrainConfig) -> String {
+    config
+        .data
+        .iter()
+        .map(DataSource::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every searched position of the data folders, each folder's counted `weight` times.
+fn training_set(config: &TrainConfig) -> Result<TrainingSet, TrainError> {
+    let mut parts = Vec::with_capacity(config.data.len());
+    for source in &config.data {
+        let games = read_dir(&source.dir)?;
+        if games.is_empty() {
+            log::warn!("train: no games in {}", source.dir.display());
+        }
+        parts.push((games, source.weight));
+    }
+    Ok(TrainingSet::weighted(parts))
 }
 
 /// Where a run starts: a fresh network or a checkpoint, with its optimizer.
@@ -242,7 +324,24 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
         (net, opt)
     };
     let Some(ckpt) = found else {
-        let net = Network::random(config.arch, config.seed as i64, config.device)?;
+        let net = match &config.init {
+            None => Network::random(config.arch, config.seed as i64, config.device)?,
+            Some(path) => {
+                let net = Network::load(path, config.device)?;
+                if net.arch() != config.arch {
+                    return Err(TrainError::Config(format!(
+                        "--init {} is {} blocks x {} channels, asked for {} x {}",
+                        path.display(),
+                        net.arch().blocks,
+                        net.arch().channels,
+                        config.arch.blocks,
+                        config.arch.channels
+                    )));
+                }
+                log::info!("train: starting from the network {}", path.display());
+                net
+            }
+        };
         let (net, opt) = fresh(f32_weights(net));
         return Ok((net, opt, 0, None));
     };
@@ -296,18 +395,18 @@ fn f32_weights(mut net: Network) -> Network {
 /// with a checkpoint of the last step done.
 pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, TrainError> {
     validate(config)?;
-    let set = TrainingSet::new(read_dir(&config.data_dir)?);
+    let set = training_set(config)?;
     if set.is_empty() {
         return Err(TrainError::Config(format!(
             "no training positions in {}",
-            config.data_dir.display()
+            data_line(config)
         )));
     }
     log::info!(
-        "train: {} games, {} positions from {}",
+        "train: {} games, {} positions (weights counted) from {}",
         set.games(),
         set.len(),
-        config.data_dir.display()
+        data_line(config)
     );
     std::fs::create_dir_all(&config.out_dir).map_err(TrainError::io(&config.out_dir))?;
     let (mut net, mut opt, start_step, resumed) = start(config)?;
@@ -400,7 +499,8 @@ fn save_checkpoint(
         value_weight: config.value_weight,
         lr_final: config.lr_final,
         augment: config.augment,
-        data: config.data_dir.display().to_string(),
+        data: data_line(config),
+        init: config.init.as_ref().map(|p| p.display().to_string()),
         games: set.games(),
         samples: set.len(),
         policy_loss: report.policy_loss,
@@ -508,6 +608,7 @@ mod tests {
             lr_final: Some(1e-5),
             augment: true,
             data: "d".into(),
+            init: None,
             games: 2,
             samples: 30,
             policy_loss: 1.5,
@@ -541,6 +642,20 @@ mod tests {
             assert_eq!(read_checkpoint(&p).unwrap().stem, latest.stem, "{spelling}");
         }
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn data_folders_parse_with_an_optional_weight() {
+        let d = |t: &str| DataSource::parse(t).map(|s| (s.dir, s.weight));
+        assert_eq!(d("gen0").unwrap(), (PathBuf::from("gen0"), 1));
+        assert_eq!(d("data/gen1:3").unwrap(), (PathBuf::from("data/gen1"), 3));
+        // A colon that is not followed by a number belongs to the path.
+        assert_eq!(d("C:/data").unwrap(), (PathBuf::from("C:/data"), 1));
+        assert!(d("gen1:0").is_err());
+        assert!(d("gen1:5000").is_err());
+        assert!(d("").is_err());
+        assert_eq!(DataSource::parse("gen1:3").unwrap().to_string(), "gen1:3");
+        assert_eq!(DataSource::parse("gen0").unwrap().to_string(), "gen0");
     }
 
     #[test]
@@ -596,7 +711,10 @@ mod tests {
         let before = evaluate_losses(&start, &set, 64, 9);
         for kind in [OptimizerKind::Adam, OptimizerKind::Sgd] {
             let config = |steps| TrainConfig {
-                data_dir: data.clone(),
+                data: vec![DataSource {
+                    dir: data.clone(),
+                    weight: 1,
+                }],
                 out_dir: dir.join(kind.name()),
                 steps,
                 batch: 32,
