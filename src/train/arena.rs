@@ -4,6 +4,7 @@
 //! 95% error bar.
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
 
 use parking_lot::Mutex;
 
@@ -155,7 +156,16 @@ pub fn play_match(
 ) -> Result<MatchResult, TrainError> {
     check(config)?;
     let tally = Mutex::new(MatchResult::default());
-    play_pairs(a, b, config, 0..config.games.div_ceil(2), &tally, stop)?;
+    let started = Instant::now();
+    play_pairs(
+        a,
+        b,
+        config,
+        0..config.games.div_ceil(2),
+        &tally,
+        started,
+        stop,
+    )?;
     Ok(tally.into_inner())
 }
 
@@ -180,6 +190,7 @@ pub fn play_match_parallel(
     let jobs = jobs.clamp(1, pairs.max(1));
     let tally = Mutex::new(MatchResult::default());
     let next = AtomicUsize::new(0);
+    let started = Instant::now();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs)
             .map(|_| {
@@ -190,7 +201,7 @@ pub fn play_match_parallel(
                         let p = next.fetch_add(1, Ordering::Relaxed);
                         (p < pairs).then_some(p)
                     });
-                    play_pairs(a.as_mut(), b.as_mut(), config, mine, &tally, stop)
+                    play_pairs(a.as_mut(), b.as_mut(), config, mine, &tally, started, stop)
                 })
             })
             .collect();
@@ -210,13 +221,14 @@ fn check(config: &MatchConfig) -> Result<(), TrainError> {
 }
 
 /// Plays the given opening pairs (both colours each; the last pair of an odd match once, A
-/// as black), adding the results to `tally`.
+/// as black), adding the results to `tally`; the progress line's ETA counts from `started`.
 fn play_pairs(
     a: &mut dyn Thinker,
     b: &mut dyn Thinker,
     config: &MatchConfig,
     pairs: impl Iterator<Item = usize>,
     tally: &Mutex<MatchResult>,
+    started: Instant,
     stop: &AtomicBool,
 ) -> Result<(), TrainError> {
     let (name_a, name_b) = (a.name().to_string(), b.name().to_string());
@@ -254,9 +266,12 @@ fn play_pairs(
                 t.add(a_won);
                 *t
             };
+            let done = result.games();
+            let eta = started.elapsed().as_secs_f64() / done as f64
+                * config.games.saturating_sub(done) as f64;
             log::info!(
-                "match: game {}/{} ({} {}x{}, {} black, {} moves): {}; {name_a} vs {name_b}: {result}",
-                result.games(),
+                "match: game {}/{} ({} {}x{}, {} black, {} moves): {}; {name_a} vs {name_b}: {result}; ETA {eta:.0} s",
+                done,
                 config.games,
                 variant.rule,
                 variant.width,

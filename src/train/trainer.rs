@@ -449,13 +449,17 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
             report.policy_loss = window.0 / n;
             report.value_loss = window.1 / n;
             let rate = n * config.batch as f64 / window.3.elapsed().as_secs_f64().max(1e-9);
+            let steps_left = config.steps.saturating_sub(report.step);
             log::info!(
-                "train: step {} loss {:.4} (policy {:.4}, value {:.4}); {:.0} positions/s",
+                "train: step {}/{} loss {:.4} (policy {:.4}, value {:.4}), lr {:.2e}; {:.0} positions/s; ETA {:.0} s",
                 report.step,
+                config.steps,
                 report.policy_loss + config.value_weight * report.value_loss,
                 report.policy_loss,
                 report.value_loss,
-                rate
+                learning_rate(config, report.step - 1),
+                rate,
+                steps_left as f64 * config.batch as f64 / rate.max(1e-9)
             );
             window = (0.0, 0.0, 0, Instant::now());
         }
