@@ -168,11 +168,8 @@ fn ponder_then_stop_and_new_position() {
     b.expect_silence(Duration::from_millis(400));
     let t = Instant::now();
     let (took, _) = b.end();
-    assert!(
-        took < Duration::from_millis(500),
-        "{took:?} {:?}",
-        t.elapsed()
-    );
+    // Prompt, with a margin for process teardown on a loaded machine.
+    assert!(took < Duration::from_secs(2), "{took:?} {:?}", t.elapsed());
 }
 
 #[test]

@@ -101,6 +101,9 @@ fn unachievable_info_is_reported_at_the_next_turn() {
     b.expect_move();
 }
 
+/// How long END may take to end the process.
+const END_GRACE: Duration = Duration::from_secs(2);
+
 #[test]
 fn end_exits_fast_even_while_thinking() {
     let mut b = started(15, 15, 60_000);
@@ -108,7 +111,9 @@ fn end_exits_fast_even_while_thinking() {
     b.send("BEGIN");
     std::thread::sleep(Duration::from_millis(300));
     let (took, _) = b.end();
-    assert!(took < Duration::from_millis(500), "END took {took:?}");
+    // Far below the 60 s the search was given; the margin is for a loaded machine (process
+    // teardown alone took ~0.6 s while two self-play workers kept both cores busy).
+    assert!(took < END_GRACE, "END took {took:?}");
 }
 
 #[test]
@@ -118,7 +123,7 @@ fn end_when_idle_exits_with_success() {
     assert_eq!(b.answer(), "OK");
     let (took, status) = b.end();
     assert!(status.success());
-    assert!(took < Duration::from_millis(500), "END took {took:?}");
+    assert!(took < END_GRACE, "END took {took:?}");
 }
 
 #[test]

@@ -376,7 +376,10 @@ fn the_subcommands_drive_the_whole_pipeline() {
     assert!(ok, "{err}");
     assert!(out.contains("trained steps 0..2"), "{out}");
     // Progress: step of the total, losses, speed, time left.
-    assert!(err.contains("step 2/2 loss") && err.contains("positions/s; ETA"), "{err}");
+    assert!(
+        err.contains("step 2/2 loss") && err.contains("positions/s; ETA"),
+        "{err}"
+    );
     // --resume takes shape and seed from the checkpoint.
     let (ok, out, err) = hoshi(&[
         "train",
@@ -471,7 +474,10 @@ fn the_subcommands_drive_the_whole_pipeline() {
         out.contains("classical vs") && out.contains("(games 2)"),
         "{out}"
     );
-    assert!(err.contains("match: game 2/2") && err.contains("ETA 0 s"), "{err}");
+    assert!(
+        err.contains("match: game 2/2") && err.contains("ETA 0 s"),
+        "{err}"
+    );
 
     // The one-ply policy player against the MCTS over the classical evaluator.
     let policy = format!("policy:{net}");

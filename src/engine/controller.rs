@@ -148,8 +148,10 @@ impl Controller {
             match event {
                 Event::Input(parsed, at, line) => {
                     if self.is_end(&parsed) {
+                        // Leave at once: tearing down a big tree, the search threads and the
+                        // network takes time a manager may not give.
                         self.out.close();
-                        return 0;
+                        std::process::exit(0);
                     }
                     let parsed = self.translate(parsed, line);
                     self.dispatch(parsed, at);
