@@ -244,6 +244,9 @@ impl Config {
         if !(0.0..=1.0).contains(&n.refine_policy_mix) {
             return Err(invalid("network.refine_policy_mix", "must be in [0, 1]"));
         }
+        if n.refine_value_weight > crate::search::mcts::MAX_ESTIMATE_WEIGHT {
+            return Err(invalid("network.refine_value_weight", "at most 32767"));
+        }
         Ok(())
     }
 
@@ -496,6 +499,10 @@ mod tests {
             (
                 "[network]\nrefine_policy_mix = 1.5\n",
                 "network.refine_policy_mix",
+            ),
+            (
+                "[network]\nrefine_value_weight = 40000\n",
+                "network.refine_value_weight",
             ),
         ] {
             let e = Config::from_toml_str(text, "test").unwrap_err();

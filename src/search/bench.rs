@@ -13,8 +13,7 @@ use tch::Device;
 
 use super::classical::best_move;
 use super::evaluator::{
-    service_config, set_cpu_threads, ClassicalEvaluator, HybridEvaluator, NetworkEvaluator,
-    RefineSettings,
+    service_config, set_cpu_threads, HybridEvaluator, NetworkEvaluator, RefineSettings,
 };
 use super::mcts::MctsThinker;
 use super::think::{Limits, ThinkRequest, Thinker};
@@ -195,10 +194,6 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
     drop(evaluator);
     let hybrid_search = match config.network_settings().and_then(|s| s.refine) {
         Some(refine) if source.path.is_some() => {
-            let service = ServiceConfig {
-                batch_deadline: Duration::ZERO,
-                ..service
-            };
             let rates = hybrid_rates(&source, service, &params, refine, &positions, per_position)?;
             Some((refine, rates))
         }
@@ -241,12 +236,12 @@ fn hybrid_rates(
     positions: &[Board],
     seconds_each: f64,
 ) -> Result<Vec<HybridSearchRate>, NnError> {
-    let network = NetworkEvaluator::new(source.build()?, service, 0)?;
-    let hybrid = Arc::new(HybridEvaluator::new(
-        ClassicalEvaluator::new(params.classical_prior_sharpness),
-        network,
+    let hybrid = Arc::new(HybridEvaluator::start(
+        source.build()?,
+        service,
         refine,
-    ));
+        params.classical_prior_sharpness,
+    )?);
     let mut thinker = MctsThinker::new(params.clone(), hybrid.clone());
     let mut rates = Vec::new();
     for threads in SEARCH_THREADS {

@@ -2,10 +2,13 @@
 //! second), and the network re-prices the moves of the nodes the search keeps coming back to
 //! (a few hundred a second on a CPU core), so the search keeps the classical speed where it
 //! is wide and shallow and gets the net's judgement where it concentrates.
+use std::time::Duration;
+
 use super::network::NetworkLeaf;
 use super::{
     ClassicalEvaluator, ClassicalLeaf, Evaluator, Leaf, LeafEvaluator, NetworkEvaluator, Refinement,
 };
+use crate::nn::{Network, NnError, ServiceConfig};
 use crate::search::mcts::Wdl;
 
 /// The `[network]` refine settings.
@@ -43,6 +46,26 @@ impl HybridEvaluator {
             settings,
             name,
         }
+    }
+
+    /// Starts the hybrid over `network`: its service never waits for a batch to fill (the
+    /// hybrid's threads ask for the net now and then, rarely together, so a batch that waited
+    /// for company would mostly wait for nothing).
+    pub fn start(
+        network: Network,
+        service: ServiceConfig,
+        settings: RefineSettings,
+        classical_prior_sharpness: f32,
+    ) -> Result<HybridEvaluator, NnError> {
+        let service = ServiceConfig {
+            batch_deadline: Duration::ZERO,
+            ..service
+        };
+        Ok(HybridEvaluator::new(
+            ClassicalEvaluator::new(classical_prior_sharpness),
+            NetworkEvaluator::new(network, service, 0)?,
+            settings,
+        ))
     }
 
     /// The network part (its service's statistics).

@@ -4,10 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{
-    ClassicalEvaluator, ClassicalLeaf, Evaluator, HybridEvaluator, Leaf, LeafEvaluator,
-    RefineSettings,
-};
+use super::{ClassicalLeaf, Evaluator, HybridEvaluator, Leaf, LeafEvaluator, RefineSettings};
 use crate::nn::{parse_device, EvalClient, EvalService, Network, NnError, ServiceConfig};
 use crate::search::mcts::Wdl;
 
@@ -35,21 +32,31 @@ pub fn load_network_evaluator(
     settings: &NetworkSettings,
     classical_prior_sharpness: f32,
 ) -> Result<Arc<dyn Evaluator>, NnError> {
-    let Some(refine) = settings.refine else {
-        return Ok(Arc::new(NetworkEvaluator::load(settings)?));
-    };
-    // The hybrid's threads ask for the net now and then, rarely together: a batch that
-    // waited for company would mostly wait for nothing.
-    let settings = NetworkSettings {
-        batch_deadline: Duration::ZERO,
-        ..settings.clone()
-    };
-    let network = NetworkEvaluator::load(&settings)?;
-    Ok(Arc::new(HybridEvaluator::new(
-        ClassicalEvaluator::new(classical_prior_sharpness),
-        network,
-        refine,
-    )))
+    let network = load_network(settings)?;
+    let service = service_config(settings);
+    Ok(match settings.refine {
+        None => Arc::new(NetworkEvaluator::new(
+            network,
+            service,
+            settings.search_threads,
+        )?),
+        Some(refine) => Arc::new(HybridEvaluator::start(
+            network,
+            service,
+            refine,
+            classical_prior_sharpness,
+        )?),
+    })
+}
+
+/// Loads the network file named in `settings` onto its device (setting libtorch's CPU threads
+/// for a CPU).
+fn load_network(settings: &NetworkSettings) -> Result<Network, NnError> {
+    let device = parse_device(&settings.device)?;
+    if device == tch::Device::Cpu {
+        set_cpu_threads(settings.cpu_threads);
+    }
+    Network::load(resolve(&settings.path), device)
 }
 
 /// Sets libtorch's intra-op thread count (process-wide) when `threads` > 0.
@@ -94,16 +101,6 @@ impl NetworkEvaluator {
             cache_entries,
             name,
         })
-    }
-
-    /// Loads the network file named in `settings` onto its device and starts the service.
-    pub fn load(settings: &NetworkSettings) -> Result<NetworkEvaluator, NnError> {
-        let device = parse_device(&settings.device)?;
-        if device == tch::Device::Cpu {
-            set_cpu_threads(settings.cpu_threads);
-        }
-        let network = Network::load(resolve(&settings.path), device)?;
-        NetworkEvaluator::new(network, service_config(settings), settings.search_threads)
     }
 
     pub fn service(&self) -> &EvalService {

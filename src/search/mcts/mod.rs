@@ -19,7 +19,7 @@ mod tactics;
 mod tree;
 
 pub use movegen::{Analysis, MoveGen, NearPoint};
-pub use node::{Proof, Wdl};
+pub use node::{Proof, Wdl, MAX_ESTIMATE_WEIGHT};
 pub use params::{MctsParams, RootNoise};
 pub use tactics::TacticalCheck;
 

@@ -4,9 +4,7 @@
 //! side to move at its parent), so a parent picks among its children by reading their numbers
 //! as they are. Proofs are the other way round: a node's [`Proof`] is from the point of view of
 //! the side to move *at* the node, which is what the MCTS-solver rules read most naturally.
-use std::sync::atomic::{
-    AtomicBool, AtomicPtr, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering,
-};
+use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 /// Fixed-point scale of the value sums: exact, lock-free `fetch_add`s instead of float CAS loops.
@@ -83,6 +81,11 @@ const UNEXPANDED: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
+/// The bit of `Node::refinement` that says a thread claimed the node's refinement.
+const REFINE_CLAIMED: u16 = 1 << 15;
+/// The most estimate weight a node records (the rest of its refinement word).
+pub const MAX_ESTIMATE_WEIGHT: u32 = (REFINE_CLAIMED - 1) as u32;
+
 /// Where a node stands with its children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expansion {
@@ -123,8 +126,6 @@ pub struct Node {
     /// Playouts through this node plus the weight of its second opinions (`add_estimate`):
     /// what the search's statistics count.
     visits: AtomicU32,
-    /// The part of `visits` that came from `add_estimate`, not from playouts.
-    estimate_weight: AtomicU32,
     /// Playouts currently passing through (virtual loss).
     in_flight: AtomicU32,
     /// Sum of the mover's win probability over the visits, fixed point.
@@ -133,8 +134,10 @@ pub struct Node {
     draw: AtomicU64,
     proof: AtomicU32,
     state: AtomicU8,
-    /// Set once a thread has claimed this node's refinement (see `try_claim_refinement`).
-    refined: AtomicBool,
+    /// [`REFINE_CLAIMED`] once a thread has claimed this node's refinement (see
+    /// `try_claim_refinement`), plus the part of `visits` that came from `add_estimate`, not
+    /// from playouts. One 16-bit word keeps a node at 80 bytes.
+    refinement: AtomicU16,
     edges: OnceLock<Box<[Edge]>>,
     /// One slot per edge, null until that child is created.
     children: OnceLock<Box<[AtomicPtr<Node>]>>,
@@ -150,13 +153,12 @@ impl Node {
     pub fn new() -> Node {
         Node {
             visits: AtomicU32::new(0),
-            estimate_weight: AtomicU32::new(0),
             in_flight: AtomicU32::new(0),
             win: AtomicU64::new(0),
             draw: AtomicU64::new(0),
             proof: AtomicU32::new(0),
             state: AtomicU8::new(UNEXPANDED),
-            refined: AtomicBool::new(false),
+            refinement: AtomicU16::new(0),
             edges: OnceLock::new(),
             children: OnceLock::new(),
         }
@@ -171,8 +173,9 @@ impl Node {
     /// policy target should count (an estimate says how good a move is, not how often the
     /// search chose it).
     pub fn playouts(&self) -> u32 {
-        self.visits()
-            .saturating_sub(self.estimate_weight.load(Ordering::Relaxed))
+        self.visits().saturating_sub(u32::from(
+            self.refinement.load(Ordering::Relaxed) & !REFINE_CLAIMED,
+        ))
     }
 
     #[inline]
@@ -202,7 +205,15 @@ impl Node {
     /// without a playout: a second opinion on the node's value, counted like visits (but not
     /// among its [`Node::playouts`]).
     pub fn add_estimate(&self, value: Wdl, weight: u32) {
-        self.estimate_weight.fetch_add(weight, Ordering::Relaxed);
+        // Saturating, so the weight never reaches the claim bit (the config keeps weights
+        // within MAX_ESTIMATE_WEIGHT).
+        let w = weight.min(MAX_ESTIMATE_WEIGHT) as u16;
+        let _ = self
+            .refinement
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
+                let total = (r & !REFINE_CLAIMED).saturating_add(w);
+                Some((r & REFINE_CLAIMED) | total.min(MAX_ESTIMATE_WEIGHT as u16))
+            });
         self.add(value, weight);
     }
 
@@ -218,7 +229,8 @@ impl Node {
 
     /// Claims the one refinement of this expanded node; false if someone already has.
     pub fn try_claim_refinement(&self) -> bool {
-        !self.refined.load(Ordering::Relaxed) && !self.refined.swap(true, Ordering::AcqRel)
+        self.refinement.load(Ordering::Relaxed) & REFINE_CLAIMED == 0
+            && self.refinement.fetch_or(REFINE_CLAIMED, Ordering::AcqRel) & REFINE_CLAIMED == 0
     }
 
     /// Sums of (win, draw) over the visits, for the mover.
@@ -528,6 +540,7 @@ mod tests {
         assert!((n.edges()[0].prior() - 0.5).abs() < 1e-4);
         assert!((n.edges()[1].prior() - 0.25).abs() < 1e-4);
         const { assert!(std::mem::size_of::<Edge>() == 4) };
+        const { assert!(std::mem::size_of::<Node>() <= 80) };
     }
 
     #[test]
