@@ -9,6 +9,7 @@ pub mod game;
 pub mod logging;
 pub mod nn;
 pub mod protocol;
+pub mod quit;
 pub mod search;
 pub mod solver;
 pub mod train;

@@ -61,7 +61,8 @@ fn main() -> ExitCode {
             let input = Box::new(std::io::BufReader::new(std::io::stdin()));
             let code =
                 hoshi::engine::run(config, input, hoshi::protocol::Output::stdout(), thinker);
-            ExitCode::from(code as u8)
+            // Skip the exit-time teardown (see hoshi::quit), as END does.
+            hoshi::quit::now(code)
         }
         Cmd::Bench { seconds, size } => match hoshi::search::bench::run(&config, seconds, size) {
             Ok(report) => {

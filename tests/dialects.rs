@@ -229,3 +229,115 @@ fn yixin_realtime_output_while_searching() {
     }
     assert_ne!(m, Point::new(7, 7));
 }
+
+#[test]
+fn no_forbidden_points_when_white_is_to_move() {
+    // The referee position plus one more black stone: white to move. Black's forbidden points
+    // are still there, but only the side to move could play one: FORBID lists none.
+    let mut moves = renju_position();
+    moves.push(Point::new(0, 0));
+    assert!(!board_of(&moves).forbidden_points().is_empty());
+    let mut b = Brain::start();
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO rule 4");
+    // White to move: white stones are "own" (1), black's "opponent" (2).
+    b.send("SHOWFORBID");
+    for (i, m) in moves.iter().enumerate() {
+        b.send(&format!("{m},{}", if i % 2 == 0 { 2 } else { 1 }));
+    }
+    b.send("DONE");
+    assert_eq!(b.answer(), "FORBID");
+    b.send("yxboard");
+    for (i, m) in moves.iter().enumerate() {
+        b.send(&format!("{m},{}", if i % 2 == 0 { 2 } else { 1 }));
+    }
+    b.send("done");
+    b.send("yxshowforbid");
+    assert_eq!(b.answer(), "FORBID .");
+}
+
+/// Black (us) has four in a row on row 7 from 3,7 to 6,7, white blocks 2,7: 7,7 is the only win.
+fn one_winning_point(b: &mut Brain, command: &str) {
+    b.send(command);
+    for s in [
+        "3,7,1", "4,7,1", "5,7,1", "6,7,1", "2,7,2", "3,4,2", "10,10,2", "11,12,2",
+    ] {
+        b.send(s);
+    }
+    b.send(if command == "yxboard" { "done" } else { "DONE" });
+}
+
+#[test]
+fn a_yxblock_point_is_never_played_even_when_it_wins() {
+    let mut b = Brain::start();
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO timeout_turn 500");
+    // Yixin-Board sends the block first, then the position.
+    b.send("yxblock");
+    b.send("7,7");
+    b.send("done");
+    one_winning_point(&mut b, "BOARD");
+    assert_ne!(b.expect_move(), Point::new(7, 7), "{:?}", b.transcript);
+    // Still blocked for the n-best analysis of a position set afterwards.
+    one_winning_point(&mut b, "yxboard");
+    b.send("yxnbest 3");
+    let mut suggested = Vec::new();
+    loop {
+        let l = b.line();
+        if let Some(line) = l.strip_prefix("INFO BESTLINE ") {
+            suggested.extend(
+                line.split_whitespace()
+                    .take(1)
+                    .map(|t| common::parse_move(t).unwrap()),
+            );
+        } else if let Some(m) = common::parse_move(&l) {
+            suggested.push(m);
+            break;
+        }
+    }
+    assert!(!suggested.contains(&Point::new(7, 7)), "{:?}", b.transcript);
+    // After yxblockreset the winning point is played again.
+    b.send("yxblockreset");
+    one_winning_point(&mut b, "BOARD");
+    assert_eq!(b.expect_move(), Point::new(7, 7));
+}
+
+#[test]
+fn yxshowinfo_offers_a_hash_size_and_hash_size_is_the_memory_budget() {
+    let mut b = Brain::start();
+    b.send("yxshowinfo");
+    assert!(b.line().starts_with("MESSAGE INFO MAX_THREAD_NUM"));
+    let max: u32 = b
+        .line()
+        .strip_prefix("MESSAGE INFO MAX_HASH_SIZE ")
+        .expect("MAX_HASH_SIZE line")
+        .parse()
+        .unwrap();
+    // A power of two of KiB: 2^21 KiB = 2 GiB, the default tree cap.
+    assert!((16..=40).contains(&max), "{max}");
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    // hash_size is KiB (as Yixin-Board sends it); a tiny one is refused as too little memory,
+    // exactly like max_memory.
+    b.send("INFO hash_size 64");
+    b.send("INFO timeout_turn 200");
+    b.send("BEGIN");
+    assert!(
+        b.answer().starts_with("ERROR INFO hash_size 64"),
+        "{:?}",
+        b.transcript
+    );
+    let first = b.expect_move();
+    b.send("INFO hash_size 65536");
+    b.send(&format!(
+        "TURN {}",
+        if first == Point::new(6, 6) {
+            "8,8"
+        } else {
+            "6,6"
+        }
+    ));
+    b.expect_move();
+}

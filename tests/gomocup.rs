@@ -435,3 +435,79 @@ fn random_garbage_never_kills_the_brain() {
     assert!(m != Point::new(7, 7) && m.x < 15 && m.y < 15);
     assert!(parse_move(&format!("{m}")).is_some());
 }
+
+/// The MESSAGE line before the next move, and that move.
+fn message_and_move(b: &mut Brain) -> (String, Point) {
+    let mut message = String::new();
+    loop {
+        let l = b.line();
+        if l.starts_with("MESSAGE depth") {
+            message = l;
+        } else if let Some(m) = common::parse_move(&l) {
+            return (message, m);
+        }
+    }
+}
+
+#[test]
+fn a_finished_game_is_answered_at_once_and_never_as_a_win() {
+    let mut b = Brain::start();
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO timeout_turn 10000");
+    // The opponent has an open four on row 5; we (black, to move) can block one end only.
+    b.send("BOARD");
+    for s in [
+        "3,5,2", "4,5,2", "5,5,2", "6,5,2", "0,10,1", "2,12,1", "10,0,1", "12,2,1",
+    ] {
+        b.send(s);
+    }
+    b.send("DONE");
+    let (_, block) = message_and_move(&mut b);
+    let other = if block == Point::new(2, 5) {
+        Point::new(7, 5)
+    } else {
+        Point::new(2, 5)
+    };
+    // qpiskvork sends the loser the move that completes the five before END.
+    let sent = std::time::Instant::now();
+    b.send(&format!("TURN {other}"));
+    let (message, m) = message_and_move(&mut b);
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "searched a finished game for {:?}",
+        sent.elapsed()
+    );
+    assert!(message.contains(" ev -M"), "{message}");
+    assert!(!message.contains(" ev +M"), "{message}");
+    assert!(m != other && m != block, "{m}");
+}
+
+#[test]
+fn our_own_five_on_the_board_is_reported_won() {
+    let mut b = Brain::start();
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("INFO timeout_turn 10000");
+    // We have an open four and play the five.
+    b.send("BOARD");
+    for s in [
+        "3,5,1", "4,5,1", "5,5,1", "6,5,1", "0,10,2", "2,12,2", "10,0,2", "12,2,2",
+    ] {
+        b.send(s);
+    }
+    b.send("DONE");
+    let (message, five) = message_and_move(&mut b);
+    assert!(message.contains(" ev +M1"), "{message}");
+    // A manager that still sends the opponent's move gets an answer at once, reported won.
+    let sent = std::time::Instant::now();
+    b.send("TURN 14,14");
+    let (message, m) = message_and_move(&mut b);
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert!(message.contains(" ev +M0"), "{message}");
+    assert!(m != five && m != Point::new(14, 14));
+}

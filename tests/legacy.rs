@@ -173,9 +173,14 @@ fn seed_example_gets_a_legal_move_for_either_side() {
         assert!(msg.starts_with(&format!("hoshi '{mover}'")), "{msg}");
         assert!(!msg.contains('\n'), "{msg:?}");
         // 50 stones and 11 '#': 61 moves were made, so the side to move is white either way,
-        // and the principal variation shows its stone as white (O).
+        // and the principal variation starts with the move played (column letter, row from 1).
         assert!(msg.contains("(white)"), "{msg}");
-        assert!(msg.contains(" pv O"), "{msg}");
+        let letter = (b'a' + x as u8) as char;
+        assert!(
+            msg.contains(&format!(" pv {letter}{} ", y + 1))
+                || msg.ends_with(&format!(" pv {letter}{}", y + 1)),
+            "{msg}"
+        );
         // Nothing but the manager's files.
         assert_eq!(
             turn.listing(),

@@ -1,5 +1,5 @@
 //! The threat solver inside the engine, through the real binary: a forced win is played at once
-//! and reported proven (`ev W…`), and the opponent's forced win is refuted.
+//! and reported proven (`ev +M…`), and the opponent's forced win is refuted.
 mod common;
 
 use common::Brain;
@@ -50,7 +50,7 @@ fn plays_a_forced_win_and_reports_it_proven() {
         let message = b.line();
         let m = b.expect_move();
         assert!(
-            message.contains(" ev W"),
+            message.contains(" ev +M"),
             "rule {rule}: not proven: {message}"
         );
         let board = board_after(rule, &[(0, 0), (14, 14)], &[]);

@@ -10,7 +10,9 @@ use super::worker::{think_job, Job, JobOutput, Running};
 use crate::config::{Config, ProtocolMode};
 use crate::game::{Board, Point, Rule};
 use crate::protocol::{format, Command, CoordMap, Field, InfoKey, Output, Parsed};
-use crate::search::{Limits, ProgressSink, Style, ThinkRequest, ThinkResult, Thinker};
+use crate::search::{
+    Eval, Limits, ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker,
+};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -58,6 +60,8 @@ struct Settings {
     max_nodes: Option<u64>,
     max_depth: Option<u32>,
     max_memory: Option<u64>,
+    /// Yixin-Board's `INFO hash_size` (KiB, as the GUI sends it), in bytes.
+    hash_size: Option<u64>,
     threads: usize,
     analysis_mode: bool,
     /// `INFO style`, handed to the thinker before each search.
@@ -127,6 +131,7 @@ impl Controller {
                 max_nodes: None,
                 max_depth: None,
                 max_memory,
+                hash_size: None,
                 threads,
                 analysis_mode: false,
                 style: None,
@@ -148,10 +153,7 @@ impl Controller {
             match event {
                 Event::Input(parsed, at, line) => {
                     if self.is_end(&parsed) {
-                        // Leave at once: tearing down a big tree, the search threads and the
-                        // network takes time a manager may not give.
-                        self.out.close();
-                        std::process::exit(0);
+                        self.leave();
                     }
                     let parsed = self.translate(parsed, line);
                     self.dispatch(parsed, at);
@@ -188,6 +190,14 @@ impl Controller {
         }
     }
 
+    /// END: leave at once, searches and all. Tearing down a big tree, the search threads and the
+    /// network takes time a manager may not give, and libtorch's exit-time teardown crashes a
+    /// thread still in a forward pass: [`crate::quit::now`] skips it.
+    fn leave(&mut self) -> ! {
+        self.out.close();
+        crate::quit::now(0)
+    }
+
     fn is_end(&self, parsed: &Parsed) -> bool {
         matches!(parsed, Parsed::Command(Command::End))
     }
@@ -220,8 +230,7 @@ impl Controller {
                 break;
             };
             if self.is_end(&parsed) {
-                self.out.close();
-                std::process::exit(0);
+                self.leave();
             }
             self.handle(parsed, at);
         }
@@ -318,7 +327,8 @@ impl Controller {
             Command::YxShowInfo => {
                 self.out
                     .line(&format::max_thread_num(self.max_threads() as u32));
-                self.out.line(&format::max_hash_size(0));
+                self.out
+                    .line(&format::max_hash_size(self.max_hash_exponent()));
             }
             Command::YxBlock(points) => match self.game_mut() {
                 Ok(game) => game.block(&points),
@@ -378,6 +388,21 @@ impl Controller {
         }
     }
 
+    /// `MAX_HASH_SIZE` for Yixin-Board: the largest `hash_size`, as a power of two of KiB, that
+    /// the search can use (its tree is capped at `[search] tree_cap_mib`).
+    fn max_hash_exponent(&self) -> u64 {
+        let kib = self.config.search.tree_cap_mib.max(1) * 1024;
+        u64::from(kib.ilog2())
+    }
+
+    /// The search's memory budget: `INFO max_memory`, narrowed by Yixin-Board's `hash_size`.
+    fn memory_budget(&self) -> Option<u64> {
+        match (self.settings.max_memory, self.settings.hash_size) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     fn max_threads(&self) -> usize {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     }
@@ -431,6 +456,19 @@ impl Controller {
                 if v > 0 && v < MIN_USEFUL {
                     self.pending_errors.push(format!(
                         "INFO max_memory {v}: too little memory for a search, playing with what there is"
+                    ));
+                }
+            }
+            InfoKey::HashSize(kib) => {
+                self.settings.hash_size = if kib <= 0 {
+                    None
+                } else {
+                    Some((kib as u64).saturating_mul(1024))
+                };
+                const MIN_USEFUL_KIB: i64 = 16 << 10;
+                if kib > 0 && kib < MIN_USEFUL_KIB {
+                    self.pending_errors.push(format!(
+                        "INFO hash_size {kib}: too little memory for a search, playing with what there is"
                     ));
                 }
             }
@@ -504,6 +542,9 @@ impl Controller {
         } else {
             Purpose::Play
         };
+        if self.answer_if_finished(purpose) {
+            return;
+        }
         let request = self.think_request(self.turn_limits(at));
         self.start_job(think_job(request), purpose, at);
     }
@@ -517,7 +558,7 @@ impl Controller {
             max_nodes: self.settings.max_nodes,
             max_depth: self.settings.max_depth,
             threads: self.settings.threads,
-            max_memory_bytes: self.settings.max_memory,
+            max_memory_bytes: self.memory_budget(),
         }
     }
 
@@ -525,7 +566,7 @@ impl Controller {
         let game = self.game.as_ref().expect("a game exists when searching");
         ThinkRequest {
             board: game.board().clone(),
-            blocked: game.blocked().to_vec(),
+            blocked: game.blocked(),
             limits,
         }
     }
@@ -535,14 +576,14 @@ impl Controller {
             self.out.line(&format::error("no game: send START first"));
             return;
         };
-        if !game.has_legal_move() {
+        if !game.has_legal_move() || game.five_owner().is_some() {
             return;
         }
         let mut limits = Limits::infinite(self.settings.threads);
         if let Some(ms) = ms.filter(|&ms| ms >= 0) {
             limits = Limits::movetime(ms as u64, self.settings.threads);
         }
-        limits.max_memory_bytes = self.settings.max_memory;
+        limits.max_memory_bytes = self.memory_budget();
         let request = self.think_request(limits);
         self.start_job(think_job(request), Purpose::Ponder, Instant::now());
     }
@@ -554,8 +595,46 @@ impl Controller {
             Some(_) => return self.out.line(&format::error("no legal move")),
             None => return self.out.line(&format::error("no game: send START first")),
         }
+        if self.answer_if_finished(Purpose::Nbest(n)) {
+            return;
+        }
         let request = self.think_request(self.turn_limits(at));
         self.start_job(think_job(request), Purpose::Nbest(n), at);
+    }
+
+    /// A five already on the board ends the game (qpiskvork sends the losing side the move that
+    /// completes the opponent's five before END): nothing to search. Answers at once with a
+    /// legal move and the decided result, and says whether it did.
+    fn answer_if_finished(&mut self, purpose: Purpose) -> bool {
+        let Some(game) = &self.game else {
+            return false;
+        };
+        let Some(winner) = game.five_owner() else {
+            return false;
+        };
+        let me = game.board().side_to_move();
+        let best = game.any_legal_move();
+        let eval = if winner == me {
+            Eval::Win(0)
+        } else {
+            Eval::Loss(0)
+        };
+        let result = ThinkResult {
+            best,
+            info: SearchInfo {
+                depth_min: 0,
+                depth_max: 0,
+                eval,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                pv: best.map(|p| vec![(me, p)]).unwrap_or_default(),
+            },
+            ranked: best.map(|p| vec![(p, eval.score())]).unwrap_or_default(),
+            visits: Vec::new(),
+        };
+        log::info!("the game is over ({winner:?} has five): answering without a search");
+        self.answer_search(purpose, result);
+        true
     }
 
     /// Runs an opening duty on `board` under this turn's clock.
@@ -573,6 +652,7 @@ impl Controller {
             Err(e) => return self.out.line(&format::error(&e)),
         };
         let limits = self.turn_limits(at);
+        let blocked = self.game.as_ref().map(|g| g.blocked()).unwrap_or_default();
         let job: Job = Box::new(move |thinker, stop| {
             let mut step = Step {
                 thinker,
@@ -580,6 +660,7 @@ impl Controller {
                 deadline: limits.target,
                 threads: limits.threads,
                 max_memory: limits.max_memory_bytes,
+                blocked,
             };
             JobOutput::Opening(duty(&mut step, &board))
         });
@@ -698,10 +779,12 @@ impl Controller {
             return;
         };
         if self.config.protocol.search_message {
+            let info = &result.info;
             self.out
-                .line(&format::message(&super::report::search_message(
-                    &result.info,
-                )));
+                .line(&format::message(&super::report::search_message(info)));
+            if let Some(rates) = super::report::rates_message(info) {
+                self.out.line(&format::message(&rates));
+            }
         }
         let shown = self.coords.to_protocol(best);
         match purpose {

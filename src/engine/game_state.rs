@@ -29,8 +29,11 @@ pub enum PositionError {
 #[derive(Debug, Clone)]
 pub struct GameState {
     board: Board,
-    /// Points the search must not play: Yixin's yxblock and continuous-game field 3 stones.
+    /// Continuous-game squares (BOARD field 3): part of the position, replaced by each BOARD.
     blocked: Vec<Point>,
+    /// Yixin's `yxblock` points: the GUI's standing order, kept across BOARD/TURN until
+    /// `yxblockundo`/`yxblockreset` (Yixin-Board sends them before the position).
+    gui_blocked: Vec<Point>,
 }
 
 impl GameState {
@@ -38,6 +41,7 @@ impl GameState {
         Ok(GameState {
             board: Board::new(width, height, rule)?,
             blocked: Vec::new(),
+            gui_blocked: Vec::new(),
         })
     }
 
@@ -45,8 +49,28 @@ impl GameState {
         &self.board
     }
 
-    pub fn blocked(&self) -> &[Point] {
-        &self.blocked
+    /// Every point the search must not play or suggest: the position's blocked squares and the
+    /// GUI's `yxblock` points.
+    pub fn blocked(&self) -> Vec<Point> {
+        let mut all = self.blocked.clone();
+        all.extend(
+            self.gui_blocked
+                .iter()
+                .filter(|p| !self.blocked.contains(p)),
+        );
+        all
+    }
+
+    /// The colour that already has a five on the board, if any: the game is over.
+    pub fn five_owner(&self) -> Option<Color> {
+        let mut replay = Board::new(self.board.width(), self.board.height(), self.board.rule())
+            .expect("the current size is valid");
+        for &p in self.board.history() {
+            if let Ok(MoveOutcome::Win(colour)) = replay.play(p) {
+                return Some(colour);
+            }
+        }
+        None
     }
 
     pub fn restart(&mut self) {
@@ -54,6 +78,7 @@ impl GameState {
             .expect("the current size is valid");
         self.board = fresh;
         self.blocked.clear();
+        self.gui_blocked.clear();
     }
 
     pub fn set_rule(&mut self, rule: Rule) {
@@ -181,24 +206,31 @@ impl GameState {
         Ok(())
     }
 
+    /// `yxblock`: the search must not play these points.
     pub fn block(&mut self, points: &[Point]) {
         for &p in points {
-            if !self.blocked.contains(&p) {
-                self.blocked.push(p);
+            if !self.gui_blocked.contains(&p) {
+                self.gui_blocked.push(p);
             }
         }
     }
 
     pub fn unblock(&mut self, points: &[Point]) {
-        self.blocked.retain(|b| !points.contains(b));
+        self.gui_blocked.retain(|b| !points.contains(b));
     }
 
     pub fn unblock_all(&mut self) {
-        self.blocked.clear();
+        self.gui_blocked.clear();
     }
 
+    /// The forbidden points of the side to move: black's in renju, none when white is to move
+    /// (only the player to move can play a forbidden stone).
     pub fn forbidden_points(&self) -> Vec<Point> {
-        self.board.forbidden_points()
+        if self.board.side_to_move() == Color::Black {
+            self.board.forbidden_points()
+        } else {
+            Vec::new()
+        }
     }
 
     /// Whether the side to move has any point it may play.
@@ -211,10 +243,11 @@ impl GameState {
     /// one of them, since a move must be made.
     pub fn any_legal_move(&self) -> Option<Point> {
         let legal = self.board.legal_moves();
+        let blocked = self.blocked();
         legal
             .iter()
             .copied()
-            .find(|p| !self.blocked.contains(p))
+            .find(|p| !blocked.contains(p))
             .or_else(|| legal.first().copied())
             .or_else(|| self.first_empty())
     }
@@ -225,5 +258,69 @@ impl GameState {
                 .map(|x| Point::new(x as u8, y as u8))
                 .find(|&p| self.board.get(p).is_none())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: u8, y: u8) -> Point {
+        Point::new(x, y)
+    }
+
+    #[test]
+    fn yxblock_outlives_a_new_board_but_field_3_does_not() {
+        let mut game = GameState::new(15, 15, Rule::Freestyle).unwrap();
+        game.block(&[p(7, 7)]);
+        let pair = [(p(1, 1), Field::Own), (p(5, 5), Field::Opponent)];
+        game.set_board(&[pair[0], pair[1], (p(2, 2), Field::Winning)])
+            .unwrap();
+        assert_eq!(game.blocked(), vec![p(2, 2), p(7, 7)]);
+        game.set_board(&pair).unwrap();
+        assert_eq!(game.blocked(), vec![p(7, 7)]);
+        game.unblock(&[p(7, 7)]);
+        assert!(game.blocked().is_empty());
+        game.block(&[p(3, 3)]);
+        game.unblock_all();
+        assert!(game.blocked().is_empty());
+    }
+
+    #[test]
+    fn white_to_move_has_no_forbidden_points() {
+        // Black to move: the double-three at 7,7 is forbidden.
+        let black_stones = [p(5, 7), p(6, 7), p(7, 5), p(7, 6)];
+        let white_stones = [p(0, 0), p(14, 0), p(0, 14), p(14, 14)];
+        let side = |own: &[Point], opponent: &[Point]| -> Vec<(Point, Field)> {
+            own.iter()
+                .map(|&q| (q, Field::Own))
+                .chain(opponent.iter().map(|&q| (q, Field::Opponent)))
+                .collect()
+        };
+        let mut game = GameState::new(15, 15, Rule::Renju).unwrap();
+        game.set_board(&side(&black_stones, &white_stones)).unwrap();
+        assert_eq!(game.board().side_to_move(), Color::Black);
+        assert_eq!(game.forbidden_points(), vec![p(7, 7)]);
+        // One more black stone: white to move, and nothing is forbidden for white.
+        let blacks = [&black_stones[..], &[p(10, 10)]].concat();
+        game.set_board(&side(&white_stones, &blacks)).unwrap();
+        assert_eq!(game.board().side_to_move(), Color::White);
+        assert!(game.board().is_forbidden(p(7, 7)));
+        assert!(game.forbidden_points().is_empty());
+    }
+
+    #[test]
+    fn a_five_on_the_board_ends_the_game() {
+        let mut game = GameState::new(15, 15, Rule::Freestyle).unwrap();
+        for x in 0..4 {
+            game.own_move(p(x, 0)).unwrap();
+            game.opponent_move(p(x, 5)).unwrap();
+        }
+        assert_eq!(game.five_owner(), None);
+        game.own_move(p(10, 10)).unwrap();
+        game.opponent_move(p(4, 5)).unwrap();
+        assert_eq!(game.five_owner(), Some(Color::White));
+        game.take_back(p(4, 5)).unwrap();
+        assert_eq!(game.five_owner(), None);
     }
 }

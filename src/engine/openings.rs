@@ -34,6 +34,8 @@ pub struct Step<'a> {
     pub deadline: Option<Instant>,
     pub threads: usize,
     pub max_memory: Option<u64>,
+    /// Points the GUI forbade (`yxblock`): never proposed as a stone or a move.
+    pub blocked: Vec<Point>,
 }
 
 impl Step<'_> {
@@ -61,7 +63,7 @@ impl Step<'_> {
     fn evaluate(&mut self, board: &Board, remaining: usize) -> (f32, Vec<Point>) {
         let request = ThinkRequest {
             board: board.clone(),
-            blocked: Vec::new(),
+            blocked: self.blocked.clone(),
             limits: self.limits(remaining),
         };
         let result = self.thinker.think(&request, self.stop);
@@ -81,8 +83,9 @@ impl Step<'_> {
         let mut placed = Vec::with_capacity(n);
         for k in 0..n {
             let remaining = (n - k) * (BALANCE_CANDIDATES + 1);
-            let p = if board.stone_count() == 0 {
-                Point::new((board.width() / 2) as u8, (board.height() / 2) as u8)
+            let centre = Point::new((board.width() / 2) as u8, (board.height() / 2) as u8);
+            let p = if board.stone_count() == 0 && !self.blocked.contains(&centre) {
+                centre
             } else {
                 self.most_balancing(&board, remaining)
             };
@@ -97,23 +100,28 @@ impl Step<'_> {
     /// The candidate stone whose resulting position scores closest to 0.5.
     fn most_balancing(&mut self, board: &Board, remaining: usize) -> Point {
         let (_, ranked) = self.evaluate(board, remaining);
+        let usable = |p: &Point| quiet_move(board, *p) && !self.blocked.contains(p);
         let mut candidates: Vec<Point> = ranked
             .into_iter()
-            .filter(|&p| quiet_move(board, p))
+            .filter(usable)
             .take(BALANCE_CANDIDATES)
             .collect();
         if candidates.is_empty() {
             candidates = board
                 .legal_moves()
                 .into_iter()
-                .filter(|&p| quiet_move(board, p))
+                .filter(usable)
                 .take(BALANCE_CANDIDATES)
                 .collect();
         }
         let fallback = candidates
             .first()
             .copied()
-            .or_else(|| board.legal_moves().first().copied())
+            .or_else(|| {
+                let legal = board.legal_moves();
+                let open = legal.iter().find(|p| !self.blocked.contains(p));
+                open.or(legal.first()).copied()
+            })
             .unwrap_or(Point::new(0, 0));
         let mut best = (f32::INFINITY, fallback);
         for (i, &c) in candidates.iter().enumerate() {
@@ -168,7 +176,7 @@ pub fn swap2(step: &mut Step, board: &Board) -> OpeningAnswer {
             if score < 0.5 - SWAP_MARGIN {
                 OpeningAnswer::Swap
             } else if score > 0.5 + SWAP_MARGIN {
-                first_quiet(board, ranked)
+                first_quiet(board, ranked, &step.blocked)
             } else {
                 OpeningAnswer::Moves(step.balance(board, 2))
             }
@@ -193,15 +201,18 @@ fn swap_or_play(step: &mut Step, board: &Board) -> OpeningAnswer {
     if score < 0.5 {
         OpeningAnswer::Swap
     } else {
-        first_quiet(board, ranked)
+        first_quiet(board, ranked, &step.blocked)
     }
 }
 
-fn first_quiet(board: &Board, ranked: Vec<Point>) -> OpeningAnswer {
+fn first_quiet(board: &Board, ranked: Vec<Point>, blocked: &[Point]) -> OpeningAnswer {
+    let open = |p: &Point| !blocked.contains(p);
     let any = board.legal_moves();
     match ranked
         .into_iter()
+        .filter(open)
         .find(|&p| board.get(p).is_none() && !board.is_forbidden(p))
+        .or_else(|| any.iter().copied().find(open))
         .or_else(|| any.first().copied())
     {
         Some(p) => OpeningAnswer::Moves(vec![p]),
@@ -222,6 +233,7 @@ mod tests {
             deadline: Some(Instant::now() + Duration::from_millis(500)),
             threads: 1,
             max_memory: None,
+            blocked: Vec::new(),
         }
     }
 
@@ -235,6 +247,28 @@ mod tests {
             assert_eq!(stones.len(), n);
             let built = opening_board(&board, &stones).expect("a valid opening");
             assert_eq!(built.stone_count(), n);
+        }
+    }
+
+    #[test]
+    fn balance_never_proposes_a_blocked_point() {
+        let mut thinker = ClassicalPlayer;
+        let stop = AtomicBool::new(false);
+        let board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        // The whole middle of the board is blocked, centre included.
+        let blocked: Vec<Point> = (4..11)
+            .flat_map(|y| (4..11).map(move |x| Point::new(x, y)))
+            .collect();
+        let mut s = step(&mut thinker, &stop);
+        s.blocked = blocked.clone();
+        let stones = s.balance(&board, 3);
+        assert_eq!(stones.len(), 3);
+        assert!(stones.iter().all(|p| !blocked.contains(p)), "{stones:?}");
+        let three = opening_board(&board, &stones).unwrap();
+        let mut s = step(&mut thinker, &stop);
+        s.blocked = blocked.clone();
+        if let OpeningAnswer::Moves(m) = swap(&mut s, &three) {
+            assert!(m.iter().all(|p| !blocked.contains(p)), "{m:?}");
         }
     }
 

@@ -1,45 +1,60 @@
-//! The one-line search summary sent as `MESSAGE` after each move (AlphaGomoku's format, 2.13):
-//! `depth 1-14 ev 56.2 n 3381 n/s 932 tm 3627 pv Oe4 Xe3 ...`, extended with winrate and drawrate.
+//! The search summary sent as `MESSAGE` after each move, in the UCI-like form that Rapfi writes
+//! and that analysis tools (pygomo-lib, GUIs' panes, tournament logs) parse:
+//! `depth 9-12 ev 57 n 32382 n/ms 35 tm 905 pv h8 i9 g7`; the win and draw rates follow on a
+//! line of their own (`winrate 55.8 drawrate 0.0`), where they break no parser.
 use crate::protocol::format::{self, pv_string};
 use crate::protocol::CoordMap;
 use crate::search::{Eval, SearchInfo, ThinkResult};
 
-/// `ev` is the expected outcome in percent, or the proven result: `W13` (win in 13 plies),
-/// `L9`, `D`.
+/// The eval scale: an expected score s reads as `ev = EV_SCALE * ln(s / (1 - s))`, so that
+/// readers that turn Rapfi's eval into a win rate (`1 / (1 + e^(-ev / 400))`) get s back.
+const EV_SCALE: f64 = 400.0;
+/// Scores are kept this far from 0 and 1, so `ev` stays finite (about ±3700).
+const SCORE_CLAMP: f64 = 1e-4;
+
+/// `ev`: the expected score on Rapfi's logistic scale, or the proven result in plies: `+M13`
+/// (win), `-M9` (loss), `0` (draw).
 pub fn eval_field(eval: &Eval) -> String {
     match *eval {
-        Eval::Winrate { .. } => format!("{:.1}", eval.score() * 100.0),
-        Eval::Win(plies) => format!("W{plies}"),
-        Eval::Loss(plies) => format!("L{plies}"),
-        Eval::Draw => "D".to_string(),
+        Eval::Winrate { .. } => {
+            let s = f64::from(eval.score()).clamp(SCORE_CLAMP, 1.0 - SCORE_CLAMP);
+            format!("{}", (EV_SCALE * (s / (1.0 - s)).ln()).round() as i64)
+        }
+        Eval::Win(plies) => format!("+M{plies}"),
+        Eval::Loss(plies) => format!("-M{plies}"),
+        Eval::Draw => "0".to_string(),
     }
 }
 
 pub fn search_message(info: &SearchInfo) -> String {
     let mut text = format!(
-        "depth {}-{} ev {}",
+        "depth {}-{} ev {} n {} n/ms {} tm {}",
         info.depth_min,
         info.depth_max,
-        eval_field(&info.eval)
-    );
-    if let Eval::Winrate { win, draw, .. } = info.eval {
-        text.push_str(&format!(
-            " winrate {:.1} drawrate {:.1}",
-            win * 100.0,
-            draw * 100.0
-        ));
-    }
-    text.push_str(&format!(
-        " n {} n/s {} tm {}",
+        eval_field(&info.eval),
         info.nodes,
-        info.nodes_per_second(),
+        info.nodes_per_second() / 1000,
         info.elapsed.as_millis()
-    ));
+    );
     if !info.pv.is_empty() {
+        let moves: Vec<_> = info.pv.iter().map(|&(_, p)| p).collect();
         text.push_str(" pv ");
-        text.push_str(&pv_string(&info.pv));
+        text.push_str(&pv_string(&moves));
     }
     text
+}
+
+/// The win and draw rates in percent (`winrate 55.8 drawrate 0.0`), for searches that did not
+/// prove their result.
+pub fn rates_message(info: &SearchInfo) -> Option<String> {
+    match info.eval {
+        Eval::Winrate { win, draw, .. } => Some(format!(
+            "winrate {:.1} drawrate {:.1}",
+            win * 100.0,
+            draw * 100.0
+        )),
+        _ => None,
+    }
 }
 
 /// Yixin-Board's multi-PV blocks for the `n` best root moves (`INFO PV i` … `INFO PV DONE`).
@@ -85,65 +100,56 @@ mod tests {
     use crate::game::{Color, Point};
     use std::time::Duration;
 
-    #[test]
-    fn message_has_every_field() {
-        let info = SearchInfo {
-            depth_min: 1,
-            depth_max: 3,
-            eval: Eval::Winrate {
-                win: 0.5,
-                draw: 0.2,
-                loss: 0.3,
-            },
-            nodes: 2000,
-            elapsed: Duration::from_millis(500),
+    fn info(eval: Eval) -> SearchInfo {
+        SearchInfo {
+            depth_min: 9,
+            depth_max: 12,
+            eval,
+            nodes: 32382,
+            elapsed: Duration::from_millis(905),
             pv: vec![
-                (Color::White, Point::new(4, 4)),
-                (Color::Black, Point::new(4, 3)),
+                (Color::Black, Point::new(7, 7)),
+                (Color::White, Point::new(8, 8)),
+                (Color::Black, Point::new(6, 6)),
             ],
-        };
-        let m = search_message(&info);
-        assert_eq!(
-            m,
-            "depth 1-3 ev 60.0 winrate 50.0 drawrate 20.0 n 2000 n/s 4000 tm 500 pv Oe4 Xe3"
-        );
+        }
     }
 
     #[test]
-    fn seed_example_fields_and_pv() {
-        // 003 section 2.13's example, with a proven result instead of a percentage.
-        let pv = "Oe4 Xe3 Of4 Xg4 Oh5 Xc3 Od3 Xf2 Oc5 Xg3 Og2 Xe1 Oh4 Xb2";
-        let moves = pv
-            .split(' ')
-            .map(|m| {
-                let colour = if m.starts_with('X') {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                let x = m.as_bytes()[1] - b'a';
-                let y: u8 = m[2..].parse().unwrap();
-                (colour, Point::new(x, y))
-            })
-            .collect();
-        let info = SearchInfo {
-            depth_min: 1,
-            depth_max: 14,
-            eval: Eval::Win(13),
-            nodes: 3381,
-            elapsed: Duration::from_millis(3627),
-            pv: moves,
-        };
+    fn message_is_rapfi_uci_like_with_rows_from_one() {
+        let i = info(Eval::Winrate {
+            win: 0.5,
+            draw: 0.2,
+            loss: 0.3,
+        });
+        // Expected score 0.6: 400 * ln(0.6 / 0.4) = 162.2.
         assert_eq!(
-            search_message(&info),
-            format!("depth 1-14 ev W13 n 3381 n/s 932 tm 3627 pv {pv}")
+            search_message(&i),
+            "depth 9-12 ev 162 n 32382 n/ms 35 tm 905 pv h8 i9 g7"
+        );
+        assert_eq!(
+            rates_message(&i).as_deref(),
+            Some("winrate 50.0 drawrate 20.0")
         );
     }
 
     #[test]
     fn proven_results() {
-        assert_eq!(eval_field(&Eval::Win(13)), "W13");
-        assert_eq!(eval_field(&Eval::Loss(9)), "L9");
-        assert_eq!(eval_field(&Eval::Draw), "D");
+        assert_eq!(eval_field(&Eval::Win(13)), "+M13");
+        assert_eq!(eval_field(&Eval::Loss(9)), "-M9");
+        assert_eq!(eval_field(&Eval::Draw), "0");
+        assert_eq!(rates_message(&info(Eval::Win(3))), None);
+        let even = Eval::Winrate {
+            win: 0.4,
+            draw: 0.2,
+            loss: 0.4,
+        };
+        assert_eq!(eval_field(&even), "0");
+        let sure = Eval::Winrate {
+            win: 1.0,
+            draw: 0.0,
+            loss: 0.0,
+        };
+        assert_eq!(eval_field(&sure), "3684");
     }
 }

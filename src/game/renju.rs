@@ -4,7 +4,8 @@
 //! or more threes, unless it makes an exact five. A three only counts if some completion point that
 //! turns it into a straight four is itself legal for black, which needs the same test one level
 //! deeper with the stone in place. Those hypothetical stones are kept in a small overlay instead of
-//! being played, so the check works on a shared `&Board`.
+//! being played, so the check works on a shared `&Board`. A completion point that makes a five on
+//! another line counts as a five, not a straight four.
 use super::board::Board;
 use super::pattern::{lookup, table, LineRule, Pattern};
 
@@ -94,10 +95,54 @@ impl Board {
             if lookup(exact, code | 1 << (2 * slot)) != Some(Pattern::OpenFour) {
                 continue;
             }
+            // A point that also makes a five on another line makes a five, not a straight four
+            // (the Gomocup referee, Rapfi and quintet agree): it does not make this line a three.
+            let five_elsewhere = (0..4).any(|d| {
+                d != dir && lookup(exact, self.code_with(q, d, overlay)) == Some(Pattern::Five)
+            });
+            if five_elsewhere {
+                continue;
+            }
             if overlay.len() >= MAX_OVERLAY || !self.forbidden_with(q, overlay) {
                 return true;
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::{Board, Color, Point, Rule};
+
+    /// Black to move at 7,7 with two threes through it: a horizontal one whose only straight-four
+    /// point is 9,7 (white blocks 4,7), and a vertical one. `with_column` adds black's four on
+    /// column 9, so that 9,7 also makes a five.
+    fn position(with_column: bool) -> Board {
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        let mut black = vec![(6, 7), (8, 7), (7, 5), (7, 6)];
+        let mut white = vec![(4, 7), (0, 0), (14, 0), (0, 14)];
+        if with_column {
+            black.extend([(9, 3), (9, 4), (9, 5), (9, 6)]);
+            white.extend([(14, 14), (1, 12), (12, 1), (13, 13)]);
+        }
+        for (x, y) in black {
+            b.place(Point::new(x, y), Color::Black).unwrap();
+        }
+        for (x, y) in white {
+            b.place(Point::new(x, y), Color::White).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn a_straight_four_point_that_makes_a_five_does_not_make_a_three() {
+        let x = Point::new(7, 7);
+        // Without the column, 9,7 makes a straight four: two real threes, forbidden.
+        assert!(position(false).is_forbidden(x));
+        // With it, 9,7 makes a five instead: one three only, so 7,7 is legal.
+        let b = position(true);
+        assert!(!b.is_forbidden(x));
+        assert!(!b.forbidden_points().contains(&x));
     }
 }

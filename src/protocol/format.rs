@@ -11,7 +11,7 @@
 //! digits of x, two of y, for each point, then a dot; with no forbidden point that is
 //! `FORBID .` (the seed's "FORBID " + nothing + "."). The engine answers with the spelling of
 //! the command that asked.
-use crate::game::{Color, Point};
+use crate::game::Point;
 use std::fmt::Write;
 
 /// Free text made fit for one protocol line.
@@ -275,20 +275,17 @@ pub fn column_index(letters: &str) -> Option<usize> {
     Some(n - 1)
 }
 
-/// One PV move of 003 2.13: `X` black / `O` white, column letters, row from 0 at the top.
-pub fn pv_move(color: Color, p: Point) -> String {
-    let c = match color {
-        Color::Black => 'X',
-        Color::White => 'O',
-    };
-    format!("{c}{}{}", column_letters(p.x as usize), p.y)
+/// One PV move as renju books, Rapfi and Yixin-Board label the board: column letters from `a`
+/// (x = 0), then the row counted from 1 (y = 0 is row 1), so the centre of 15x15 is `h8`.
+pub fn pv_move(p: Point) -> String {
+    format!("{}{}", column_letters(p.x as usize), p.y as usize + 1)
 }
 
-/// A principal variation in 003's encoding: `Oe4 Xe3 Of4`.
-pub fn pv_string(moves: &[(Color, Point)]) -> String {
+/// A principal variation, moves separated by spaces: `h8 i9 g7`.
+pub fn pv_string(moves: &[Point]) -> String {
     moves
         .iter()
-        .map(|&(c, p)| pv_move(c, p))
+        .map(|&p| pv_move(p))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -123,36 +123,14 @@ fn yixin_pv_block() {
     assert_eq!(info_bestline(&[]), "INFO BESTLINE");
 }
 
-/// 003 2.13's example PV, rebuilt from points.
-fn seed_pv() -> Vec<(Color, Point)> {
-    use Color::{Black as X, White as O};
-    vec![
-        (O, p(4, 4)),
-        (X, p(4, 3)),
-        (O, p(5, 4)),
-        (X, p(6, 4)),
-        (O, p(7, 5)),
-        (X, p(2, 3)),
-        (O, p(3, 3)),
-        (X, p(5, 2)),
-        (O, p(2, 5)),
-        (X, p(6, 3)),
-        (O, p(6, 2)),
-        (X, p(4, 1)),
-        (O, p(7, 4)),
-        (X, p(1, 2)),
-    ]
-}
-
 #[test]
-fn pv_encoding_matches_the_seed() {
-    assert_eq!(
-        pv_string(&seed_pv()),
-        "Oe4 Xe3 Of4 Xg4 Oh5 Xc3 Od3 Xf2 Oc5 Xg3 Og2 Xe1 Oh4 Xb2"
-    );
+fn pv_moves_count_rows_from_one() {
+    // The centre of 15x15 is h8, as renju books, Rapfi and Yixin-Board label it.
+    assert_eq!(pv_move(p(7, 7)), "h8");
+    assert_eq!(pv_move(p(0, 0)), "a1");
+    assert_eq!(pv_move(p(25, 19)), "z20");
+    assert_eq!(pv_string(&[p(7, 7), p(8, 8), p(6, 6)]), "h8 i9 g7");
     assert_eq!(pv_string(&[]), "");
-    assert_eq!(pv_move(Color::Black, p(0, 0)), "Xa0");
-    assert_eq!(pv_move(Color::White, p(25, 19)), "Oz19");
 }
 
 #[test]
@@ -162,7 +140,7 @@ fn wide_board_columns() {
     assert_eq!(column_letters(26), "aa");
     assert_eq!(column_letters(31), "af");
     assert_eq!(column_letters(26 + 26), "ba");
-    assert_eq!(pv_move(Color::Black, p(31, 31)), "Xaf31");
+    assert_eq!(pv_move(p(31, 31)), "af32");
     for x in 0..1000 {
         assert_eq!(column_index(&column_letters(x)), Some(x), "{x}");
     }
