@@ -70,6 +70,7 @@ pub struct SearchConfig {
     pub tree_memory_share: f64,
     pub tree_cap_mib: u64,
     pub smart_stop: bool,
+    pub verify_threats: bool,
     pub selfplay_noise: bool,
     pub dirichlet_alpha: f64,
     pub noise_fraction: f64,
@@ -261,6 +262,7 @@ impl Config {
             lcb_z: s.lcb_z as f32,
             tree_memory_share: s.tree_memory_share as f32,
             smart_stop: s.smart_stop,
+            verify: s.verify_threats,
             root_noise: s.selfplay_noise.then_some(RootNoise {
                 alpha: s.dirichlet_alpha as f32,
                 fraction: s.noise_fraction as f32,

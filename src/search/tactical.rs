@@ -19,6 +19,8 @@ const ROOT_VCT_MAX_TIME: Duration = Duration::from_millis(500);
 const DEFENCE_NODES: u64 = 200_000;
 /// Node budget of the in-tree check (a VCF probe per expanded position).
 const TREE_VCF_NODES: u64 = 300;
+/// Table of the deep checks' solver: 2^20 entries of 16 bytes (16 MiB).
+const DEEP_TABLE_BITS: u32 = 20;
 
 /// A thinker that consults the threat solver before (and inside) another thinker's search.
 pub struct SolvingThinker<T: Thinker> {
@@ -181,15 +183,18 @@ impl<T: Thinker> Thinker for SolvingThinker<T> {
 }
 
 /// The in-tree check: a small VCF probe per expanded position. Solvers are pooled so search
-/// threads do not wait on one another.
+/// threads do not wait on one another. The deep checks (VCT, for the verifier) have a solver of
+/// their own, whose table carries what it learnt from one check and one move to the next.
 pub struct SolverCheck {
     pool: Mutex<Vec<Solver>>,
+    deep: Mutex<Solver>,
 }
 
 impl SolverCheck {
     pub fn new() -> SolverCheck {
         SolverCheck {
             pool: Mutex::new(Vec::new()),
+            deep: Mutex::new(Solver::with_table_bits(DEEP_TABLE_BITS)),
         }
     }
 }
@@ -214,6 +219,24 @@ impl TacticalCheck for SolverCheck {
             ProvenResult::Win { line } => Some(Proof::Win(line.len() as u32)),
             // The opponent's fives cannot all be stopped: they win on their next move.
             ProvenResult::Loss => Some(Proof::Loss(2)),
+        }
+    }
+
+    fn prove_deep(
+        &self,
+        board: &Board,
+        nodes: u64,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+    ) -> Option<Proof> {
+        let mut budget = Budget::nodes(nodes).with_stop(stop);
+        if let Some(d) = deadline {
+            budget = budget.with_time(d.saturating_duration_since(Instant::now()));
+        }
+        let mut solver = self.deep.lock();
+        match solver.vct(board, board.side_to_move(), budget) {
+            Outcome::Win { line } => Some(Proof::Win(line.len() as u32)),
+            Outcome::NoWin | Outcome::Unknown => None,
         }
     }
 }

@@ -8,7 +8,8 @@
 //! - `playout`: the per-thread loop (select, expand, evaluate, back up);
 //! - `outcome`: the final move (visits guarded by a lower confidence bound), PV, ranking;
 //! - `tactics`: the slot for a tactical solver;
-//! - `noise`: Dirichlet noise for self-play.
+//! - `noise`: Dirichlet noise for self-play;
+//! - `verify`: forced-win checks of the moves the search favours, budgets growing with visits.
 mod movegen;
 mod node;
 mod noise;
@@ -17,6 +18,7 @@ mod params;
 mod playout;
 mod tactics;
 mod tree;
+mod verify;
 
 pub use movegen::{Analysis, MoveGen, NearPoint};
 pub use node::{Proof, Wdl, MAX_ESTIMATE_WEIGHT};
@@ -229,6 +231,7 @@ impl Thinker for MctsThinker {
         if tree.root().expansion() != Expansion::Expanded {
             main.expand_root(&search);
         }
+        let mut verifier = verify::Verifier::default();
         if let Some(noise) = params.root_noise {
             search.noise = noise::dirichlet(noise.alpha, tree.root().edges().len());
         }
@@ -241,10 +244,17 @@ impl Thinker for MctsThinker {
             let mut checked = Instant::now();
             let mut reported = Instant::now();
             let progress = self.progress.as_deref();
+            let tactics = self.tactics.as_deref();
+            let verifier = &mut verifier;
             main.run(search, || {
                 if checked.elapsed() >= MONITOR_EVERY {
                     checked = Instant::now();
                     monitor(search, params, board);
+                    if let Some(check) = tactics {
+                        if params.verify && !search.should_stop() {
+                            verifier.step(search, check, board);
+                        }
+                    }
                 }
                 if let Some(sink) = progress {
                     if reported.elapsed() >= PROGRESS_EVERY {
@@ -292,7 +302,12 @@ impl Thinker for MctsThinker {
             tree_limit: limit,
         };
         drop(search);
-        log::debug!("{}: {stats:?}", self.name);
+        log::debug!(
+            "{}: {stats:?}; verification: {} checks, {} proofs",
+            self.name,
+            verifier.checks,
+            verifier.proofs
+        );
         self.last = Some(stats);
         self.tree = Some(tree);
         ThinkResult {

@@ -26,6 +26,9 @@ pub struct MctsParams {
     pub tree_memory_share: f32,
     /// Stop before the target time when the best move can no longer change, or is the only one.
     pub smart_stop: bool,
+    /// Check the favoured moves for forced wins while searching (`verify`), when a tactical
+    /// check is plugged in.
+    pub verify: bool,
     /// Dirichlet noise on the root priors (self-play only).
     pub root_noise: Option<RootNoise>,
     /// Sharpness of the classical evaluator's prior softmax (higher: more peaked).
@@ -44,6 +47,7 @@ impl Default for MctsParams {
             lcb_z: 1.65,
             tree_memory_share: 0.75,
             smart_stop: true,
+            verify: true,
             root_noise: None,
             classical_prior_sharpness: 1.0,
             tree_cap_bytes: 2 << 30,

@@ -4,12 +4,27 @@
 //! is proven through its children, so that the search knows the move that wins).
 use super::node::Proof;
 use crate::game::Board;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// A tactical check the search runs on every position it expands.
 pub trait TacticalCheck: Send + Sync {
     /// The proven result of `board` for its side to move, if the check finds one. It is called
     /// often: keep it cheap (or budgeted), and only answer what is certain.
     fn prove(&self, board: &Board) -> Option<Proof>;
+
+    /// A deeper look at a position the search keeps coming back to: a forced win (fours and
+    /// threats) for its side to move within `nodes`, `deadline` and `stop`. Only a win is
+    /// answered; checks without a deep search answer nothing.
+    fn prove_deep(
+        &self,
+        _board: &Board,
+        _nodes: u64,
+        _deadline: Option<Instant>,
+        _stop: &AtomicBool,
+    ) -> Option<Proof> {
+        None
+    }
 }
 
 /// Any suitable function is a check.
