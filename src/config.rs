@@ -71,6 +71,7 @@ pub struct SearchConfig {
     pub tree_cap_mib: u64,
     pub smart_stop: bool,
     pub verify_threats: bool,
+    pub tree_defence: bool,
     pub selfplay_noise: bool,
     pub dirichlet_alpha: f64,
     pub noise_fraction: f64,
@@ -263,6 +264,7 @@ impl Config {
             tree_memory_share: s.tree_memory_share as f32,
             smart_stop: s.smart_stop,
             verify: s.verify_threats,
+            tree_defence: s.tree_defence,
             root_noise: s.selfplay_noise.then_some(RootNoise {
                 alpha: s.dirichlet_alpha as f32,
                 fraction: s.noise_fraction as f32,

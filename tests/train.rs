@@ -574,3 +574,29 @@ fn bench_measures_the_hybrid_search_of_the_default_config() {
         assert!(numbers[1] > 0.0 && numbers[2] > 0.0, "{line}");
     }
 }
+
+#[test]
+fn match_drives_an_external_brain() {
+    // The brain is this very binary with the classical evaluator, against the one-ply player.
+    let dir = temp_dir("brain");
+    let cfg = dir.join("classical.toml");
+    std::fs::write(&cfg, "[search]\nnetwork = \"\"\n").unwrap();
+    let brain = format!(
+        "brain:{} --config {}",
+        env!("CARGO_BIN_EXE_pbrain-hoshi"),
+        cfg.display()
+    );
+    let args = ["--games", "2", "--movetime", "200", "--seed", "5"];
+    let (ok, out, err) = hoshi(&[&["match", "--a", &brain, "--b", "classical"], &args[..]].concat());
+    assert!(ok, "{err}");
+    assert!(!err.contains("failure"), "{err}");
+    // The MCTS brain beats the one-ply player with either colour.
+    assert!(out.contains("+2 =0 -0"), "{out}\n{err}");
+
+    // A brain that does not speak the protocol: every move is logged as a failure and made by
+    // the classical player, and the match still ends.
+    let (ok, _, err) = hoshi(&[&["match", "--a", "brain:cat", "--b", "classical"], &args[..]].concat());
+    assert!(ok, "{err}");
+    assert!(err.contains("brain:cat: failure 1"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}

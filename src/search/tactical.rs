@@ -19,6 +19,8 @@ const ROOT_VCT_MAX_TIME: Duration = Duration::from_millis(500);
 const DEFENCE_NODES: u64 = 200_000;
 /// Node budget of the in-tree check (a VCF probe per expanded position).
 const TREE_VCF_NODES: u64 = 300;
+/// Node budget of the in-tree defence check (does the opponent have a VCF, and what refutes it).
+const TREE_DEFENCE_NODES: u64 = 300;
 /// Table of the deep checks' solver: 2^20 entries of 16 bytes (16 MiB).
 const DEEP_TABLE_BITS: u32 = 20;
 
@@ -199,6 +201,21 @@ impl SolverCheck {
     }
 }
 
+impl SolverCheck {
+    /// Runs `f` with a solver of the pool (a new one if every solver is busy).
+    fn pooled<R>(&self, f: impl FnOnce(&mut Solver) -> R) -> R {
+        let mut solver = self.pool.lock().pop().unwrap_or_else(|| {
+            // A small table: these probes are tiny.
+            let mut s = Solver::with_table_bits(14);
+            s.set_quick_nodes(TREE_VCF_NODES);
+            s
+        });
+        let result = f(&mut solver);
+        self.pool.lock().push(solver);
+        result
+    }
+}
+
 impl Default for SolverCheck {
     fn default() -> Self {
         SolverCheck::new()
@@ -207,19 +224,19 @@ impl Default for SolverCheck {
 
 impl TacticalCheck for SolverCheck {
     fn prove(&self, board: &Board) -> Option<Proof> {
-        let mut solver = self.pool.lock().pop().unwrap_or_else(|| {
-            // A small table: these probes are tiny.
-            let mut s = Solver::with_table_bits(14);
-            s.set_quick_nodes(TREE_VCF_NODES);
-            s
-        });
-        let result = solver.quick(board);
-        self.pool.lock().push(solver);
+        let result = self.pooled(|solver| solver.quick(board));
         match result? {
             ProvenResult::Win { line } => Some(Proof::Win(line.len() as u32)),
             // The opponent's fives cannot all be stopped: they win on their next move.
             ProvenResult::Loss => Some(Proof::Loss(2)),
         }
+    }
+
+    fn refutations(&self, board: &Board) -> Option<Vec<usize>> {
+        let attacker = board.side_to_move().opponent();
+        let moves =
+            self.pooled(|solver| solver.defences(board, attacker, Budget::nodes(TREE_DEFENCE_NODES)));
+        moves.map(|points| points.into_iter().map(|p| board.index(p)).collect())
     }
 
     fn prove_deep(

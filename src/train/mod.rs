@@ -12,6 +12,7 @@
 //! - [`arena`]: matches between two thinkers, with the Elo difference and its error bar.
 //! - [`cli`]: the `selfplay`, `train`, `match` and `promote` subcommands.
 pub mod arena;
+pub mod brain_player;
 pub mod cli;
 pub mod dataset;
 mod error;

@@ -6,6 +6,7 @@
 //! | `mcts` | the MCTS over the classical evaluator | its root visit distribution |
 //! | `policy:FILE` | the one-ply [`PolicyPlayer`] over the network FILE | its policy |
 //! | `FILE` | the MCTS over the network FILE | its root visit distribution |
+//! | `brain:COMMAND` | an external Gomocup brain ([`BrainPlayer`]), e.g. an older Hoshi build | its move |
 //!
 //! The two MCTS players are the engine's own (`search::default_thinker`): the threat solver at
 //! the root and in the tree. The MCTS takes its parameters from the configuration's `[search]` section and the network
@@ -20,6 +21,7 @@ use crate::search::evaluator::{load_network_evaluator, set_cpu_threads, NetworkS
 use crate::search::mcts::RootNoise;
 use crate::search::{with_solver, MctsParams, MctsThinker, Thinker};
 
+use super::brain_player::BrainPlayer;
 use super::error::TrainError;
 use super::playout::PolicyTarget;
 use super::policy_player::PolicyPlayer;
@@ -30,6 +32,7 @@ pub enum PlayerSpec {
     Mcts,
     Policy(PathBuf),
     Network(PathBuf),
+    Brain(String),
 }
 
 impl PlayerSpec {
@@ -37,9 +40,10 @@ impl PlayerSpec {
         match spec.trim() {
             "classical" => PlayerSpec::Classical,
             "mcts" => PlayerSpec::Mcts,
-            s => match s.strip_prefix("policy:") {
-                Some(path) => PlayerSpec::Policy(PathBuf::from(path)),
-                None => PlayerSpec::Network(PathBuf::from(s)),
+            s => match (s.strip_prefix("policy:"), s.strip_prefix("brain:")) {
+                (Some(path), _) => PlayerSpec::Policy(PathBuf::from(path)),
+                (_, Some(command)) => PlayerSpec::Brain(command.to_string()),
+                _ => PlayerSpec::Network(PathBuf::from(s)),
             },
         }
     }
@@ -47,7 +51,9 @@ impl PlayerSpec {
     /// The policy target that matches this thinker's ranked scores.
     pub fn policy_target(&self) -> PolicyTarget {
         match self {
-            PlayerSpec::Classical | PlayerSpec::Policy(_) => PolicyTarget::RankedShares,
+            PlayerSpec::Classical | PlayerSpec::Policy(_) | PlayerSpec::Brain(_) => {
+                PolicyTarget::RankedShares
+            }
             PlayerSpec::Mcts | PlayerSpec::Network(_) => PolicyTarget::Visits,
         }
     }
@@ -87,6 +93,10 @@ impl PlayerSpec {
                 let evaluator = load_network_evaluator(&settings, sharpness)?;
                 with_solver(MctsThinker::new(params, evaluator))
             }
+            PlayerSpec::Brain(command) => Box::new(
+                BrainPlayer::start(command)
+                    .map_err(|e| TrainError::Config(format!("brain:{command}: {e}")))?,
+            ),
         })
     }
 }

@@ -29,6 +29,9 @@ pub struct MctsParams {
     /// Check the favoured moves for forced wins while searching (`verify`), when a tactical
     /// check is plugged in.
     pub verify: bool,
+    /// Where the opponent threatens a VCF, search only the moves that refute it (a tactical
+    /// check must be plugged in).
+    pub tree_defence: bool,
     /// Dirichlet noise on the root priors (self-play only).
     pub root_noise: Option<RootNoise>,
     /// Sharpness of the classical evaluator's prior softmax (higher: more peaked).
@@ -48,6 +51,7 @@ impl Default for MctsParams {
             tree_memory_share: 0.75,
             smart_stop: true,
             verify: true,
+            tree_defence: true,
             root_noise: None,
             classical_prior_sharpness: 1.0,
             tree_cap_bytes: 2 << 30,

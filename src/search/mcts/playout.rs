@@ -13,6 +13,10 @@ use crate::game::Board;
 use crate::search::evaluator::{Leaf, LeafEvaluator, Refinement};
 use crate::search::Limits;
 
+/// Plies credited to a loss against a VCF nothing refutes (its length is not known here; long
+/// enough that a real mate in fewer plies is preferred when choosing among lost moves).
+const LOST_TO_VCF: u32 = 8;
+
 /// What the threads of one search share.
 pub(crate) struct Search<'a> {
     pub tree: &'a Tree,
@@ -246,6 +250,15 @@ impl<'t> Worker<'t> {
             // Not at the root: a proof there would say who wins but not with which move; the
             // root is proven through its children instead.
             proof = s.tactics.and_then(|t| t.prove(&self.board));
+            if proof.is_none() && s.params.tree_defence {
+                // The opponent threatens a VCF: only its refutations are worth searching.
+                if let Some(only) = s.tactics.and_then(|t| t.refutations(&self.board)) {
+                    analysis.moves.retain(|m| only.contains(m));
+                    if analysis.moves.is_empty() {
+                        proof = Some(Proof::Loss(LOST_TO_VCF));
+                    }
+                }
+            }
         }
         let moves = &analysis.moves;
         let value = match proof {

@@ -13,6 +13,13 @@ pub trait TacticalCheck: Send + Sync {
     /// often: keep it cheap (or budgeted), and only answer what is certain.
     fn prove(&self, board: &Board) -> Option<Proof>;
 
+    /// When the player who just moved (the side not to move) threatens a forced win by fours, the
+    /// only moves worth searching: the board indices that refute it (empty: none does, the
+    /// position is lost). `None` when nothing needs refuting or the check does not look.
+    fn refutations(&self, _board: &Board) -> Option<Vec<usize>> {
+        None
+    }
+
     /// A deeper look at a position the search keeps coming back to: a forced win (fours and
     /// threats) for its side to move within `nodes`, `deadline` and `stop`. Only a win is
     /// answered; checks without a deep search answer nothing.
