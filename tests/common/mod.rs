@@ -32,12 +32,6 @@ pub fn legacy_command() -> Command {
     command_from_env("HOSHI_LEGACY_CMD", env!("CARGO_BIN_EXE_hoshi"))
 }
 
-/// Whether the brain is another command than the binary cargo built (the Windows `.exe` under
-/// Wine): tests of what only this build has (its network, its rpath) skip themselves.
-pub fn external_brain() -> bool {
-    std::env::var_os("HOSHI_BRAIN_CMD").is_some_and(|v| !v.is_empty())
-}
-
 /// `var`'s words as a command, or `default` when `var` is unset or empty.
 fn command_from_env(var: &str, default: &str) -> Command {
     let words = std::env::var(var).unwrap_or_default();
