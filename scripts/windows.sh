@@ -61,8 +61,8 @@ cp "$built/pbrain-hoshi.exe" "$built/hoshi.exe" "$folder/"
 # libtorch network.
 network="${HOSHI_WINDOWS_NETWORK-}"
 {
-    echo "# Hoshi's Windows brain (built without libtorch: no ResNet; see README, \"The Windows brain\")."
-    echo "# Every key is documented below; a key you leave out takes its built-in default."
+    echo "# Hoshi's Windows brain: built without libtorch, so [search] network names only what this"
+    echo "# build can run (\"\" = the classical evaluator). See README, \"The Windows brain\"."
     echo
     sed -E "s|^network = \"[^\"]*\"|network = \"$network\"|" config/hoshi.toml
 } >"$folder/hoshi.toml"
