@@ -1,8 +1,9 @@
 //! The legacy file protocol (seed 002) through the real `hoshi` binary: each test plays the
 //! manager, writing PLOCHA.DAT, TAH.DAT, TIMEOUTS.DAT (and INFO.DAT, MSG.DAT) into a fresh
 //! directory, runs the brain there, and reads TAH.DAT and MSG.DAT back.
+mod common;
+
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The 20x20 example of seed 002, verbatim.
@@ -71,7 +72,7 @@ impl Turn {
 
     fn run_with(&self, args: &[&str]) -> Outcome {
         let started = Instant::now();
-        let out = Command::new(env!("CARGO_BIN_EXE_hoshi"))
+        let out = common::legacy_command()
             .args(args)
             .current_dir(&self.dir)
             .env_remove("RUST_LOG")

@@ -386,6 +386,7 @@ fn ranked_moves_cover_the_root() {
     }
 }
 
+#[cfg(feature = "torch")]
 #[test]
 fn searches_with_a_network_evaluator() {
     use hoshi::nn::{Arch, Network, ServiceConfig};
@@ -432,6 +433,7 @@ fn searches_with_a_network_evaluator() {
     );
 }
 
+#[cfg(feature = "torch")]
 #[test]
 fn searches_with_the_hybrid_evaluator() {
     use hoshi::nn::{Arch, Network, ServiceConfig};

@@ -1,6 +1,8 @@
 //! The training pipeline end to end, on tiny games and a tiny net: self-play writes shards,
 //! the trainer learns from them, checkpoints and resumes, the arena plays matches, and the
 //! `selfplay` / `train` / `match` / `promote` subcommands drive all of it.
+// The trainer, network players and the training subcommands need libtorch.
+#![cfg(feature = "torch")]
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;

@@ -5,15 +5,15 @@
 //! So asking for a CUDA device loads it at run time, once, and keeps it loaded for the life of
 //! the process. Where it is looked for, in order: the libtorch `lib` folder recorded at build
 //! time (`HOSHI_LIBTORCH_LIB`), `$LIBTORCH/lib`, then the plain soname (the loader's search path).
-use std::path::PathBuf;
+//!
+//! Device names parse in every build (the config checks them); opening a device needs the
+//! `torch` feature.
 use std::str::FromStr;
-use std::sync::OnceLock;
-
-use tch::Device;
 
 use super::error::NnError;
 
-const CUDA_LIBRARY: &str = "libtorch_cuda.so";
+#[cfg(feature = "torch")]
+pub use self::torch::{open_device, parse_device};
 
 /// A parsed device name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,76 +43,89 @@ impl FromStr for DeviceSpec {
     }
 }
 
-/// The loaded CUDA library (or why it could not be loaded), kept for the process lifetime.
-static CUDA_LIB: OnceLock<Result<libloading::Library, String>> = OnceLock::new();
+#[cfg(feature = "torch")]
+mod torch {
+    use std::path::PathBuf;
+    use std::sync::OnceLock;
 
-fn cuda_library_candidates() -> Vec<PathBuf> {
-    let mut paths = Vec::new();
-    if let Some(dir) = option_env!("HOSHI_LIBTORCH_LIB") {
-        paths.push(PathBuf::from(dir).join(CUDA_LIBRARY));
-    }
-    if let Some(root) = std::env::var_os("LIBTORCH") {
-        paths.push(PathBuf::from(root).join("lib").join(CUDA_LIBRARY));
-    }
-    paths.push(PathBuf::from(CUDA_LIBRARY));
-    paths
-}
+    use tch::Device;
 
-fn load_cuda_library() -> Result<libloading::Library, String> {
-    let mut failures = Vec::new();
-    for path in cuda_library_candidates() {
-        // A bare soname goes to the loader's search path; a missing explicit path is skipped.
-        if path.components().count() > 1 && !path.exists() {
-            failures.push(format!("{}: no such file", path.display()));
-            continue;
+    use super::{DeviceSpec, NnError};
+
+    const CUDA_LIBRARY: &str = "libtorch_cuda.so";
+
+    /// The loaded CUDA library (or why it could not be loaded), kept for the process lifetime.
+    static CUDA_LIB: OnceLock<Result<libloading::Library, String>> = OnceLock::new();
+
+    fn cuda_library_candidates() -> Vec<PathBuf> {
+        let mut paths = Vec::new();
+        if let Some(dir) = option_env!("HOSHI_LIBTORCH_LIB") {
+            paths.push(PathBuf::from(dir).join(CUDA_LIBRARY));
         }
-        // RTLD_GLOBAL: the CUDA kernels register themselves with libtorch_cpu's dispatcher and
-        // must resolve its symbols; RTLD_NOW: fail here, not at the first CUDA call.
-        let flags = libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL;
-        // SAFETY: loading libtorch's own CUDA library runs its static initialisers, which only
-        // register CUDA kernels and hooks with the already loaded libtorch.
-        match unsafe { libloading::os::unix::Library::open(Some(&path), flags) } {
-            Ok(lib) => {
-                log::info!("loaded {}", path.display());
-                return Ok(lib.into());
+        if let Some(root) = std::env::var_os("LIBTORCH") {
+            paths.push(PathBuf::from(root).join("lib").join(CUDA_LIBRARY));
+        }
+        paths.push(PathBuf::from(CUDA_LIBRARY));
+        paths
+    }
+
+    fn load_cuda_library() -> Result<libloading::Library, String> {
+        let mut failures = Vec::new();
+        for path in cuda_library_candidates() {
+            // A bare soname goes to the loader's search path; a missing explicit path is skipped.
+            if path.components().count() > 1 && !path.exists() {
+                failures.push(format!("{}: no such file", path.display()));
+                continue;
             }
-            Err(e) => failures.push(format!("{}: {e}", path.display())),
+            // RTLD_GLOBAL: the CUDA kernels register themselves with libtorch_cpu's dispatcher and
+            // must resolve its symbols; RTLD_NOW: fail here, not at the first CUDA call.
+            let flags = libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL;
+            // SAFETY: loading libtorch's own CUDA library runs its static initialisers, which only
+            // register CUDA kernels and hooks with the already loaded libtorch.
+            match unsafe { libloading::os::unix::Library::open(Some(&path), flags) } {
+                Ok(lib) => {
+                    log::info!("loaded {}", path.display());
+                    return Ok(lib.into());
+                }
+                Err(e) => failures.push(format!("{}: {e}", path.display())),
+            }
+        }
+        Err(format!(
+            "cannot load {CUDA_LIBRARY} ({})",
+            failures.join("; ")
+        ))
+    }
+
+    /// Turns a spec into a usable `tch::Device`, loading CUDA support when needed.
+    /// Errors (never crashes) when the CUDA library or the GPU is missing.
+    pub fn open_device(spec: DeviceSpec) -> Result<Device, NnError> {
+        match spec {
+            DeviceSpec::Cpu => Ok(Device::Cpu),
+            DeviceSpec::Cuda(n) => {
+                if let Err(e) = CUDA_LIB.get_or_init(load_cuda_library) {
+                    return Err(NnError::Device(format!("CUDA requested but {e}")));
+                }
+                if !tch::Cuda::is_available() {
+                    return Err(NnError::Device(
+                        "CUDA requested but no CUDA GPU is available (driver or device missing)"
+                            .into(),
+                    ));
+                }
+                let count = tch::Cuda::device_count();
+                if n as i64 >= count {
+                    return Err(NnError::Device(format!(
+                        "cuda:{n} requested but only {count} CUDA device(s) found"
+                    )));
+                }
+                Ok(Device::Cuda(n))
+            }
         }
     }
-    Err(format!(
-        "cannot load {CUDA_LIBRARY} ({})",
-        failures.join("; ")
-    ))
-}
 
-/// Turns a spec into a usable `tch::Device`, loading CUDA support when needed.
-/// Errors (never crashes) when the CUDA library or the GPU is missing.
-pub fn open_device(spec: DeviceSpec) -> Result<Device, NnError> {
-    match spec {
-        DeviceSpec::Cpu => Ok(Device::Cpu),
-        DeviceSpec::Cuda(n) => {
-            if let Err(e) = CUDA_LIB.get_or_init(load_cuda_library) {
-                return Err(NnError::Device(format!("CUDA requested but {e}")));
-            }
-            if !tch::Cuda::is_available() {
-                return Err(NnError::Device(
-                    "CUDA requested but no CUDA GPU is available (driver or device missing)".into(),
-                ));
-            }
-            let count = tch::Cuda::device_count();
-            if n as i64 >= count {
-                return Err(NnError::Device(format!(
-                    "cuda:{n} requested but only {count} CUDA device(s) found"
-                )));
-            }
-            Ok(Device::Cuda(n))
-        }
+    /// `parse` then `open_device`.
+    pub fn parse_device(name: &str) -> Result<Device, NnError> {
+        open_device(name.parse()?)
     }
-}
-
-/// `parse` then `open_device`.
-pub fn parse_device(name: &str) -> Result<Device, NnError> {
-    open_device(name.parse()?)
 }
 
 #[cfg(test)]
@@ -131,9 +144,11 @@ mod tests {
                 "{err}"
             );
         }
-        assert_eq!(parse_device("cpu").unwrap(), Device::Cpu);
+        #[cfg(feature = "torch")]
+        assert_eq!(parse_device("cpu").unwrap(), tch::Device::Cpu);
     }
 
+    #[cfg(feature = "torch")]
     #[test]
     fn cuda_without_a_gpu_is_a_readable_error() {
         let result = parse_device("cuda");

@@ -49,8 +49,13 @@ pub enum NnError {
     #[error("device: {0}")]
     Device(String),
 
+    #[cfg(feature = "torch")]
     #[error("torch: {0}")]
     Torch(#[from] tch::TchError),
+
+    /// A network was asked for, and this build has no libtorch (no `torch` feature).
+    #[error("this build has no libtorch (built without the `torch` feature), so it cannot {0}")]
+    NoTorch(&'static str),
 
     #[error("network evaluation failed: {0}")]
     EvaluationFailed(String),

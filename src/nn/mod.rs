@@ -1,5 +1,9 @@
 //! The policy-value network and everything around it.
 //!
+//! Everything that touches `tch` (model, file, service, bench, opening a device) needs the
+//! `torch` feature; the features, symmetries, grid positions, cache and device names are plain
+//! Rust and always built.
+//!
 //! - [`features`]: the input planes shared by the trainer and the engine ([`FeatureSource`] is how
 //!   a position is read, so this room does not depend on the board type).
 //! - [`symmetry`]: the 8 (square) or 4 (rectangle) board symmetries.
@@ -12,6 +16,7 @@
 //! - `board_source`: the engine's `Board` as a [`FeatureSource`].
 //!
 //! ```no_run
+//! # #[cfg(feature = "torch")] {
 //! use hoshi::game::Rule;
 //! use hoshi::nn::{parse_device, EvalService, GridPosition, Network, ServiceConfig};
 //!
@@ -22,26 +27,39 @@
 //! let position = GridPosition::new(15, 15, Rule::Renju); // the engine passes its board
 //! let eval = client.evaluate(&position)?;
 //! println!("value {:.3}, prior of 7,7: {:.3}", eval.value(), eval.policy[7 * 15 + 7]);
+//! # }
 //! # Ok::<(), hoshi::nn::NnError>(())
 //! ```
+#[cfg(feature = "torch")]
 pub mod bench;
 mod board_source;
 pub mod cache;
 pub mod device;
 mod error;
 pub mod features;
+#[cfg(feature = "torch")]
 pub mod file;
 pub mod grid;
+#[cfg(feature = "torch")]
 pub mod model;
+#[cfg(feature = "torch")]
 pub mod service;
 pub mod symmetry;
 
 pub use cache::{CacheStats, EvalCache};
-pub use device::{open_device, parse_device, DeviceSpec};
+pub use device::DeviceSpec;
+#[cfg(feature = "torch")]
+pub use device::{open_device, parse_device};
 pub use error::NnError;
 pub use features::{encode_into, FeatureSource, PointThreats, FEATURE_VERSION, INPUT_PLANES};
+#[cfg(feature = "torch")]
 pub use file::{Network, NetworkMeta};
 pub use grid::GridPosition;
+#[cfg(feature = "torch")]
 pub use model::{Arch, PolicyValueNet, ARCH_VERSION};
+#[cfg(feature = "torch")]
 pub use service::{EvalClient, EvalService, Evaluation, ServiceConfig, ServiceStats};
 pub use symmetry::Symmetry;
+
+/// Whether this build has libtorch (the `torch` feature): without it no network can be loaded.
+pub const HAS_TORCH: bool = cfg!(feature = "torch");

@@ -2,26 +2,29 @@
 //! network when none is configured) and the search's playouts per second with that network on
 //! every leaf, in the hybrid search (when the config refines) and with the classical evaluator,
 //! at 1 and 2 threads. [`run`] measures; the binary prints the
-//! [`BenchReport`].
+//! [`BenchReport`]. A build without the `torch` feature measures the classical search only.
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-use tch::Device;
 
 use super::classical::best_move;
-use super::evaluator::{
-    service_config, set_cpu_threads, HybridEvaluator, NetworkEvaluator, RefineSettings,
-};
+use super::evaluator::RefineSettings;
 use super::mcts::MctsThinker;
 use super::think::{Limits, ThinkRequest, Thinker};
 use crate::config::Config;
 use crate::game::{Board, MoveOutcome, Point, Rule};
-use crate::nn::bench::forward_throughput;
-use crate::nn::{parse_device, Arch, Network, NnError, ServiceConfig};
+use crate::nn::NnError;
+#[cfg(feature = "torch")]
+use {
+    super::evaluator::{service_config, set_cpu_threads, HybridEvaluator, NetworkEvaluator},
+    crate::nn::bench::forward_throughput,
+    crate::nn::{parse_device, Arch, Network, ServiceConfig},
+    std::path::PathBuf,
+    std::sync::Arc,
+    std::time::{Duration, Instant},
+    tch::Device,
+};
 
+#[cfg(feature = "torch")]
 const FORWARD_BATCHES: [usize; 4] = [1, 8, 32, 128];
 const SEARCH_THREADS: [usize; 2] = [1, 2];
 
@@ -65,12 +68,14 @@ pub struct BenchReport {
 }
 
 /// How to (re)build the measured network: the configured one, else a random 6x64.
+#[cfg(feature = "torch")]
 struct NetSource {
     description: String,
     device: Device,
     path: Option<PathBuf>,
 }
 
+#[cfg(feature = "torch")]
 impl NetSource {
     fn pick(config: &Config, notes: &mut Vec<String>) -> NetSource {
         let device = match parse_device(&config.network.device) {
@@ -125,8 +130,65 @@ impl NetSource {
 pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, NnError> {
     let seconds = seconds.clamp(0.05, 60.0);
     let size = size.clamp(crate::game::MIN_SIZE, crate::game::MAX_SIZE);
-    let mut notes = Vec::new();
-    let source = NetSource::pick(config, &mut notes);
+    let mut report = BenchReport {
+        notes: Vec::new(),
+        network: String::new(),
+        board_size: size,
+        forward: Vec::new(),
+        network_search: Vec::new(),
+        hybrid_search: None,
+        classical_search: Vec::new(),
+    };
+    let positions = bench_positions();
+    let per_position = seconds / positions.len() as f64;
+    measure_network(config, seconds, &positions, &mut report)?;
+
+    // Interleaved rounds, best round per thread count: a burst of load from another process
+    // then lowers one round of each, not one side of the ratio.
+    let mut classical = MctsThinker::classical(config.mcts_params());
+    let mut classical_search: Vec<(usize, f64)> =
+        SEARCH_THREADS.iter().map(|&t| (t, 0.0)).collect();
+    for _ in 0..CLASSICAL_ROUNDS {
+        for (t, best) in classical_search.iter_mut() {
+            let rate = playouts_per_second(
+                &mut classical,
+                &positions,
+                *t,
+                per_position / CLASSICAL_ROUNDS as f64,
+            );
+            *best = best.max(rate);
+        }
+    }
+    report.classical_search = classical_search;
+    Ok(report)
+}
+
+/// Without libtorch there is no network to measure: a note says so.
+#[cfg(not(feature = "torch"))]
+fn measure_network(
+    _config: &Config,
+    _seconds: f64,
+    _positions: &[Board],
+    report: &mut BenchReport,
+) -> Result<(), NnError> {
+    report
+        .notes
+        .push(NnError::NoTorch("measure a network").to_string());
+    report.network = "no network: the classical evaluator only".into();
+    Ok(())
+}
+
+/// The network's forward throughput and the searches with it (on every leaf, hybrid).
+#[cfg(feature = "torch")]
+fn measure_network(
+    config: &Config,
+    seconds: f64,
+    positions: &[Board],
+    report: &mut BenchReport,
+) -> Result<(), NnError> {
+    let size = report.board_size;
+    let notes = &mut report.notes;
+    let source = NetSource::pick(config, notes);
     if source.device == Device::Cpu {
         set_cpu_threads(config.network.cpu_threads);
     }
@@ -148,7 +210,6 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
         .map(|&b| (b, forward_throughput(&net, b, size, size, seconds)))
         .collect();
 
-    let positions = bench_positions();
     let params = config.mcts_params();
     let per_position = seconds / positions.len() as f64;
     let service = match config.network_settings() {
@@ -171,7 +232,7 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
     for threads in SEARCH_THREADS {
         let before = evaluator.service().stats();
         let started = Instant::now();
-        let rate = playouts_per_second(&mut thinker, &positions, threads, per_position);
+        let rate = playouts_per_second(&mut thinker, positions, threads, per_position);
         let wall = started.elapsed().as_secs_f64();
         let after = evaluator.service().stats();
         let evals = after.evaluations - before.evaluations;
@@ -194,40 +255,20 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
     drop(evaluator);
     let hybrid_search = match config.network_settings().and_then(|s| s.refine) {
         Some(refine) if source.path.is_some() => {
-            let rates = hybrid_rates(&source, service, &params, refine, &positions, per_position)?;
+            let rates = hybrid_rates(&source, service, &params, refine, positions, per_position)?;
             Some((refine, rates))
         }
         _ => None,
     };
-
-    // Interleaved rounds, best round per thread count: a burst of load from another process
-    // then lowers one round of each, not one side of the ratio.
-    let mut classical = MctsThinker::classical(params);
-    let mut classical_search: Vec<(usize, f64)> =
-        SEARCH_THREADS.iter().map(|&t| (t, 0.0)).collect();
-    for _ in 0..CLASSICAL_ROUNDS {
-        for (t, best) in classical_search.iter_mut() {
-            let rate = playouts_per_second(
-                &mut classical,
-                &positions,
-                *t,
-                per_position / CLASSICAL_ROUNDS as f64,
-            );
-            *best = best.max(rate);
-        }
-    }
-    Ok(BenchReport {
-        notes,
-        network,
-        board_size: size,
-        forward,
-        network_search,
-        hybrid_search,
-        classical_search,
-    })
+    report.network = network;
+    report.forward = forward;
+    report.network_search = network_search;
+    report.hybrid_search = hybrid_search;
+    Ok(())
 }
 
 /// The hybrid search's rates at each of [`SEARCH_THREADS`].
+#[cfg(feature = "torch")]
 fn hybrid_rates(
     source: &NetSource,
     service: ServiceConfig,
@@ -265,11 +306,15 @@ impl fmt::Display for BenchReport {
         }
         writeln!(f, "{}", self.network)?;
         let size = self.board_size;
-        writeln!(f, "\nforward pass, {size}x{size} board (evals/s):")?;
+        if !self.forward.is_empty() {
+            writeln!(f, "\nforward pass, {size}x{size} board (evals/s):")?;
+        }
         for (batch, rate) in &self.forward {
             writeln!(f, "  batch {batch:>4}: {rate:>10.0}")?;
         }
-        writeln!(f, "\nsearch with the network, 15x15 middle games:")?;
+        if !self.network_search.is_empty() {
+            writeln!(f, "\nsearch with the network, 15x15 middle games:")?;
+        }
         for r in &self.network_search {
             writeln!(
                 f,

@@ -5,28 +5,35 @@
 //!
 //! A player SPEC is `classical`, `mcts`, `policy:FILE` or a network FILE (see
 //! [`super::players`]); the MCTS and the network take their settings from the configuration.
+//!
+//! `train` and `promote` need the `torch` feature: without it they fail with
+//! [`NoTorch`](crate::nn::NnError::NoTorch), as do network players, while `selfplay` and `match`
+//! between `classical` and `mcts` players work as ever.
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use tch::Device;
 
 use crate::config::Config;
 use crate::game::{Rule, MAX_SIZE, MIN_SIZE};
-use crate::nn::file::network_paths;
-use crate::nn::{parse_device, Arch, Network};
 
 use super::arena::{play_match_parallel, MatchConfig, ThinkerPair};
 use super::error::TrainError;
 use super::openings::OpeningConfig;
-use super::optim::{OptimizerKind, OptimizerSettings};
 use super::players::{PlayerSetup, PlayerSpec};
 use super::playout::{PlayOptions, PolicyTarget};
 use super::selfplay::{run_selfplay, SelfplayConfig, Variant};
-use super::trainer::{
-    latest_checkpoint, read_checkpoint, train as run_training, DataSource, TrainConfig,
+#[cfg(feature = "torch")]
+use {
+    super::optim::{OptimizerKind, OptimizerSettings},
+    super::trainer::{
+        latest_checkpoint, read_checkpoint, train as run_training, DataSource, TrainConfig,
+    },
+    crate::nn::file::network_paths,
+    crate::nn::{parse_device, Arch, Network},
+    tch::Device,
 };
 
 /// Opening and game-length options shared by `selfplay` and `match`.
@@ -271,6 +278,7 @@ pub fn parse_variants(rules: &str, sizes: &str) -> Result<Vec<Variant>, TrainErr
     Ok(Variant::all(&rules, &sizes))
 }
 
+#[cfg(feature = "torch")]
 fn device(name: &str) -> Result<Device, TrainError> {
     Ok(parse_device(name)?)
 }
@@ -342,6 +350,13 @@ fn run_selfplay_command(
     .map_err(TrainError::io("stdout"))
 }
 
+/// Without libtorch there is nothing to train.
+#[cfg(not(feature = "torch"))]
+fn run_train_command(_args: &TrainArgs, _out: &mut dyn Write) -> Result<(), TrainError> {
+    Err(crate::nn::NnError::NoTorch("train a network").into())
+}
+
+#[cfg(feature = "torch")]
 fn run_train_command(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
     if args.torch_threads > 0 {
         tch::set_num_threads(args.torch_threads);
@@ -456,8 +471,19 @@ fn run_promote_command(args: &PromoteArgs, out: &mut dyn Write) -> Result<(), Tr
         .map_err(TrainError::io("stdout"))
 }
 
+/// Without libtorch a checkpoint cannot be checked, so it is not promoted.
+#[cfg(not(feature = "torch"))]
+pub fn promote_checkpoint(
+    _checkpoint: &Path,
+    _name: &str,
+    _networks: &Path,
+) -> Result<String, TrainError> {
+    Err(crate::nn::NnError::NoTorch("promote a checkpoint").into())
+}
+
 /// Copies the checkpoint's network (weights and sidecar) to `<networks>/<name>.*`, refusing to
 /// overwrite, and returns the Markdown lines to add to `networks/README.md`.
+#[cfg(feature = "torch")]
 pub fn promote_checkpoint(
     checkpoint: &Path,
     name: &str,
@@ -670,6 +696,11 @@ mod tests {
             Err(e) => e,
             Ok(_) => panic!("loaded a missing network"),
         };
-        assert!(err.to_string().contains("not found"), "{err}");
+        let expected = if crate::nn::HAS_TORCH {
+            "not found"
+        } else {
+            "no libtorch"
+        };
+        assert!(err.to_string().contains(expected), "{err}");
     }
 }

@@ -23,6 +23,7 @@ pub enum TrainError {
     #[error("game: {0}")]
     Game(#[from] GameError),
 
+    #[cfg(feature = "torch")]
     #[error("tensor: {0}")]
     Tensor(#[from] tch::TchError),
 

@@ -11,18 +11,26 @@
 //! - [`trainer`]: the training loop, checkpoints and resume.
 //! - [`arena`]: matches between two thinkers, with the Elo difference and its error bar.
 //! - [`cli`]: the `selfplay`, `train`, `match` and `promote` subcommands.
+//!
+//! `dataset`, `optim`, `trainer` and `policy_player` need the `torch` feature; without it
+//! self-play and matches between the classical players still work, and the rest answers
+//! [`NoTorch`](crate::nn::NnError::NoTorch).
 pub mod arena;
 pub mod brain_player;
 pub mod cli;
+#[cfg(feature = "torch")]
 pub mod dataset;
 mod error;
 pub mod openings;
+#[cfg(feature = "torch")]
 pub mod optim;
 pub mod players;
 pub mod playout;
+#[cfg(feature = "torch")]
 pub mod policy_player;
 pub mod records;
 pub mod selfplay;
+#[cfg(feature = "torch")]
 pub mod trainer;
 
 pub use arena::{play_match, play_match_parallel, MatchConfig, MatchResult};
@@ -30,7 +38,9 @@ pub use error::TrainError;
 pub use openings::{random_opening, OpeningConfig};
 pub use players::{PlayerSetup, PlayerSpec};
 pub use playout::{play_game, PlayOptions, PolicyTarget, Seats};
+#[cfg(feature = "torch")]
 pub use policy_player::PolicyPlayer;
 pub use records::{GameRecord, GameResult, PositionRecord, ShardWriter};
 pub use selfplay::{run_selfplay, SelfplayConfig, SelfplayReport, ThinkerFactory, Variant};
+#[cfg(feature = "torch")]
 pub use trainer::{train, DataSource, TrainConfig, TrainReport};

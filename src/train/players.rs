@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `classical` | the one-ply classical player | its move |
 //! | `mcts` | the MCTS over the classical evaluator | its root visit distribution |
-//! | `policy:FILE` | the one-ply [`PolicyPlayer`] over the network FILE | its policy |
+//! | `policy:FILE` | the one-ply `PolicyPlayer` (needs the `torch` feature) over the network FILE | its policy |
 //! | `FILE` | the MCTS over the network FILE | its root visit distribution |
 //! | `brain:COMMAND` | an external Gomocup brain ([`BrainPlayer`]), e.g. an older Hoshi build | its move |
 //!
@@ -15,16 +15,14 @@
 use std::path::PathBuf;
 
 use crate::config::Config;
-use crate::nn::{parse_device, Network};
 use crate::search::classical::ClassicalPlayer;
-use crate::search::evaluator::{load_network_evaluator, set_cpu_threads, NetworkSettings};
+use crate::search::evaluator::{load_network_evaluator, NetworkSettings};
 use crate::search::mcts::RootNoise;
 use crate::search::{with_solver, MctsParams, MctsThinker, Thinker};
 
 use super::brain_player::BrainPlayer;
 use super::error::TrainError;
 use super::playout::PolicyTarget;
-use super::policy_player::PolicyPlayer;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
@@ -75,15 +73,7 @@ impl PlayerSpec {
         Ok(match self {
             PlayerSpec::Classical => Box::new(ClassicalPlayer),
             PlayerSpec::Mcts => with_solver(MctsThinker::classical(params)),
-            PlayerSpec::Policy(path) => {
-                let device = parse_device(&setup.network.device)?;
-                if device == tch::Device::Cpu {
-                    set_cpu_threads(setup.network.cpu_threads);
-                }
-                let network = Network::load(path, device)?;
-                let name = format!("policy:{}", path.display());
-                Box::new(PolicyPlayer::new(network, &name).with_exploration(exploration, seed))
-            }
+            PlayerSpec::Policy(path) => policy_player(path, setup, exploration, seed)?,
             PlayerSpec::Network(path) => {
                 let settings = NetworkSettings {
                     path: path.clone(),
@@ -99,6 +89,37 @@ impl PlayerSpec {
             ),
         })
     }
+}
+
+/// The one-ply [`PolicyPlayer`](super::PolicyPlayer) over the network at `path`.
+#[cfg(feature = "torch")]
+fn policy_player(
+    path: &std::path::Path,
+    setup: &PlayerSetup,
+    exploration: bool,
+    seed: u64,
+) -> Result<Box<dyn Thinker>, TrainError> {
+    use crate::nn::{parse_device, Network};
+    let device = parse_device(&setup.network.device)?;
+    if device == tch::Device::Cpu {
+        crate::search::evaluator::set_cpu_threads(setup.network.cpu_threads);
+    }
+    let network = Network::load(path, device)?;
+    let name = format!("policy:{}", path.display());
+    Ok(Box::new(
+        super::PolicyPlayer::new(network, &name).with_exploration(exploration, seed),
+    ))
+}
+
+/// Without libtorch there is no policy player.
+#[cfg(not(feature = "torch"))]
+fn policy_player(
+    _path: &std::path::Path,
+    _setup: &PlayerSetup,
+    _exploration: bool,
+    _seed: u64,
+) -> Result<Box<dyn Thinker>, TrainError> {
+    Err(crate::nn::NnError::NoTorch("load a network").into())
 }
 
 /// What the players are built from: the configuration's search and network settings.
@@ -132,11 +153,6 @@ impl PlayerSetup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Board, Rule};
-    use crate::nn::Arch;
-    use crate::search::{Limits, ThinkRequest};
-    use std::sync::atomic::AtomicBool;
-    use tch::Device;
 
     #[test]
     fn specs_parse() {
@@ -157,8 +173,14 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "torch")]
     #[test]
     fn every_spec_builds_a_thinker_that_plays() {
+        use crate::game::{Board, Rule};
+        use crate::nn::{Arch, Network};
+        use crate::search::{Limits, ThinkRequest};
+        use std::sync::atomic::AtomicBool;
+        use tch::Device;
         let dir = std::env::temp_dir().join(format!("hoshi-players-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let net = dir.join("tiny");

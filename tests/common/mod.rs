@@ -1,4 +1,8 @@
 //! Drives the real `pbrain-hoshi` binary over stdin/stdout, as a manager would.
+//!
+//! `HOSHI_BRAIN_CMD` (and `HOSHI_LEGACY_CMD` for the file-protocol `hoshi`) replace the binary
+//! cargo built with another command, split on whitespace: `wine /path/pbrain-hoshi.exe` runs the
+//! tests against the Windows brain (see scripts/wine-smoke.sh).
 #![allow(dead_code)]
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use hoshi::game::Point;
@@ -16,6 +20,30 @@ pub struct Brain {
     lines: Receiver<String>,
     /// Everything read so far, for failure messages.
     pub transcript: Vec<String>,
+}
+
+/// The brain's command: `HOSHI_BRAIN_CMD`, else the `pbrain-hoshi` cargo built.
+pub fn brain_command() -> Command {
+    command_from_env("HOSHI_BRAIN_CMD", env!("CARGO_BIN_EXE_pbrain-hoshi"))
+}
+
+/// The legacy file-protocol brain's command: `HOSHI_LEGACY_CMD`, else the `hoshi` cargo built.
+pub fn legacy_command() -> Command {
+    command_from_env("HOSHI_LEGACY_CMD", env!("CARGO_BIN_EXE_hoshi"))
+}
+
+/// `var`'s words as a command, or `default` when `var` is unset or empty.
+fn command_from_env(var: &str, default: &str) -> Command {
+    let words = std::env::var(var).unwrap_or_default();
+    let mut words = words.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut command = Command::new(program);
+            command.args(words);
+            command
+        }
+        None => Command::new(default),
+    }
 }
 
 /// Path of a config file with these extra TOML lines (on top of the shipped defaults).
@@ -38,7 +66,7 @@ impl Brain {
     }
 
     pub fn start_with_args(args: &[&str]) -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-hoshi"))
+        let mut child = brain_command()
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -66,6 +94,11 @@ impl Brain {
             lines: rx,
             transcript: Vec::new(),
         }
+    }
+
+    /// The process id of the started command (under Wine: the Windows process itself).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub fn send(&mut self, line: &str) {

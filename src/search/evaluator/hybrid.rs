@@ -6,21 +6,11 @@ use std::time::Duration;
 
 use super::network::NetworkLeaf;
 use super::{
-    ClassicalEvaluator, ClassicalLeaf, Evaluator, Leaf, LeafEvaluator, NetworkEvaluator, Refinement,
+    ClassicalEvaluator, ClassicalLeaf, Evaluator, Leaf, LeafEvaluator, NetworkEvaluator,
+    RefineSettings, Refinement,
 };
 use crate::nn::{Network, NnError, ServiceConfig};
 use crate::search::mcts::Wdl;
-
-/// The `[network]` refine settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RefineSettings {
-    /// Playouts through a node before the net re-prices its moves.
-    pub after_visits: u32,
-    /// Share of the net's priors in the refined priors (the rest: the classical ones).
-    pub policy_mix: f32,
-    /// Visits the net's value counts for in the refined node's statistics.
-    pub value_weight: u32,
-}
 
 pub struct HybridEvaluator {
     classical: ClassicalEvaluator,

@@ -5,15 +5,31 @@
 //! threads) and [`HybridEvaluator`] (classical leaves, the net re-pricing the nodes the search
 //! keeps coming back to). An [`Evaluator`] is shared by the search; each search thread asks it
 //! for its own [`LeafEvaluator`], which may keep per-thread state (buffers, a service client).
+//!
+//! The network and hybrid evaluators need the `torch` feature; without it
+//! [`load_network_evaluator`] answers [`NoTorch`](crate::nn::NnError::NoTorch) and the caller searches classically.
 mod classical;
+#[cfg(feature = "torch")]
 mod hybrid;
+#[cfg(feature = "torch")]
 mod network;
+mod settings;
 
 pub use classical::{ClassicalEvaluator, ClassicalLeaf};
-pub use hybrid::{HybridEvaluator, RefineSettings};
-pub use network::{
-    load_network_evaluator, service_config, set_cpu_threads, NetworkEvaluator, NetworkSettings,
-};
+#[cfg(feature = "torch")]
+pub use hybrid::HybridEvaluator;
+#[cfg(feature = "torch")]
+pub use network::{load_network_evaluator, service_config, set_cpu_threads, NetworkEvaluator};
+pub use settings::{NetworkSettings, RefineSettings};
+
+/// Without libtorch no network loads: always [`NoTorch`](crate::nn::NnError::NoTorch).
+#[cfg(not(feature = "torch"))]
+pub fn load_network_evaluator(
+    _settings: &NetworkSettings,
+    _classical_prior_sharpness: f32,
+) -> Result<std::sync::Arc<dyn Evaluator>, crate::nn::NnError> {
+    Err(crate::nn::NnError::NoTorch("load a network"))
+}
 
 use super::mcts::{NearPoint, Wdl};
 use crate::game::Board;

@@ -2,30 +2,10 @@
 //! batches the requests of all search threads into one forward pass.
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
-use super::{ClassicalLeaf, Evaluator, HybridEvaluator, Leaf, LeafEvaluator, RefineSettings};
+use super::{ClassicalLeaf, Evaluator, HybridEvaluator, Leaf, LeafEvaluator, NetworkSettings};
 use crate::nn::{parse_device, EvalClient, EvalService, Network, NnError, ServiceConfig};
 use crate::search::mcts::Wdl;
-
-/// The `[network]` settings plus the file to load.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NetworkSettings {
-    pub path: PathBuf,
-    /// `cpu`, `cuda` or `cuda:N`.
-    pub device: String,
-    pub max_batch: usize,
-    pub batch_deadline: Duration,
-    pub cache_entries: usize,
-    pub random_symmetry: bool,
-    /// Search threads while this network is in use (0: the thread count the search is given).
-    pub search_threads: usize,
-    /// libtorch's intra-op threads for CPU inference (0: libtorch's default, one per core).
-    pub cpu_threads: usize,
-    /// `Some`: search hybrid (classical leaves, the net refining busy nodes) instead of
-    /// evaluating every leaf with the net.
-    pub refine: Option<RefineSettings>,
-}
 
 /// The evaluator `settings` ask for: the network on every leaf, or the hybrid.
 pub fn load_network_evaluator(

@@ -1,0 +1,111 @@
+//! A build without libtorch (`--no-default-features`, the Windows brain): a config that names a
+//! network plays with the classical evaluator and says why on stderr (stdout stays the
+//! protocol's), the commands that need libtorch refuse with a clear message, and `bench`
+//! measures what it can.
+#![cfg(not(feature = "torch"))]
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+
+/// Runs the brain with `args` and `input` on stdin; returns (success, stdout, stderr).
+fn run(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = common::brain_command()
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pbrain-hoshi");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).replace('\r', ""),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_config_naming_a_network_plays_classically_and_says_why() {
+    let cfg = common::config_with(
+        "names-a-network",
+        "[search]\nnetwork = \"networks/hoshi-4x32-g0\"\n",
+    );
+    let mut child = common::brain_command()
+        .args(["--config", cfg.to_str().unwrap()])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pbrain-hoshi");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"START 15\r\nINFO timeout_turn 200\r\nBEGIN\r\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    // Every stdout line up to the move is the protocol's; then END.
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap().trim_end().to_string();
+        let is_move = common::parse_move(&line).is_some();
+        lines.push(line);
+        if is_move {
+            break;
+        }
+    }
+    stdin.write_all(b"END\r\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "stderr: {err}");
+    assert_eq!(lines.first().map(String::as_str), Some("OK"), "{lines:?}");
+    assert!(
+        lines[1..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("MESSAGE")),
+        "{lines:?}"
+    );
+    assert!(
+        err.contains("no libtorch") && err.contains("classical evaluator"),
+        "stderr: {err}"
+    );
+}
+
+#[test]
+fn commands_that_need_libtorch_refuse_clearly() {
+    let dir = std::env::temp_dir().join(format!("hoshi-notorch-{}", std::process::id()));
+    let (d, o) = (dir.join("d"), dir.join("o"));
+    let train = [
+        "train",
+        "--data",
+        d.to_str().unwrap(),
+        "--out",
+        o.to_str().unwrap(),
+        "--steps",
+        "1",
+    ];
+    let (ok, out, err) = run(&train, "");
+    assert!(!ok && out.is_empty(), "stdout: {out}");
+    assert!(err.contains("no libtorch"), "stderr: {err}");
+    let (ok, out, err) = run(&["promote", o.to_str().unwrap(), "x"], "");
+    assert!(!ok && out.is_empty(), "stdout: {out}");
+    assert!(err.contains("no libtorch"), "stderr: {err}");
+    assert!(!dir.exists());
+}
+
+#[test]
+fn bench_measures_the_classical_search() {
+    let (ok, out, err) = run(&["bench", "--seconds", "0.1"], "");
+    assert!(ok, "stderr: {err}");
+    assert!(out.contains("no libtorch"), "{out}");
+    assert!(out.contains("search with the classical evaluator"), "{out}");
+    assert!(!out.contains("forward pass"), "{out}");
+}
