@@ -72,6 +72,7 @@ pub struct SearchConfig {
     pub smart_stop: bool,
     pub verify_threats: bool,
     pub tree_defence: bool,
+    pub three_defence: bool,
     pub selfplay_noise: bool,
     pub dirichlet_alpha: f64,
     pub noise_fraction: f64,
@@ -265,6 +266,7 @@ impl Config {
             smart_stop: s.smart_stop,
             verify: s.verify_threats,
             tree_defence: s.tree_defence,
+            three_defence: s.three_defence,
             root_noise: s.selfplay_noise.then_some(RootNoise {
                 alpha: s.dirichlet_alpha as f32,
                 fraction: s.noise_fraction as f32,

@@ -589,7 +589,8 @@ fn match_drives_an_external_brain() {
         cfg.display()
     );
     let args = ["--games", "2", "--movetime", "200", "--seed", "5"];
-    let (ok, out, err) = hoshi(&[&["match", "--a", &brain, "--b", "classical"], &args[..]].concat());
+    let (ok, out, err) =
+        hoshi(&[&["match", "--a", &brain, "--b", "classical"], &args[..]].concat());
     assert!(ok, "{err}");
     assert!(!err.contains("failure"), "{err}");
     // The MCTS brain beats the one-ply player with either colour.
@@ -597,7 +598,13 @@ fn match_drives_an_external_brain() {
 
     // A brain that does not speak the protocol: every move is logged as a failure and made by
     // the classical player, and the match still ends.
-    let (ok, _, err) = hoshi(&[&["match", "--a", "brain:cat", "--b", "classical"], &args[..]].concat());
+    let (ok, _, err) = hoshi(
+        &[
+            &["match", "--a", "brain:cat", "--b", "classical"],
+            &args[..],
+        ]
+        .concat(),
+    );
     assert!(ok, "{err}");
     assert!(err.contains("brain:cat: failure 1"), "{err}");
     std::fs::remove_dir_all(dir).ok();

@@ -234,8 +234,8 @@ impl TacticalCheck for SolverCheck {
 
     fn refutations(&self, board: &Board) -> Option<Vec<usize>> {
         let attacker = board.side_to_move().opponent();
-        let moves =
-            self.pooled(|solver| solver.defences(board, attacker, Budget::nodes(TREE_DEFENCE_NODES)));
+        let moves = self
+            .pooled(|solver| solver.defences(board, attacker, Budget::nodes(TREE_DEFENCE_NODES)));
         moves.map(|points| points.into_iter().map(|p| board.index(p)).collect())
     }
 

@@ -127,7 +127,11 @@ impl BrainPlayer {
         self.send("BOARD").map_err(io)?;
         let me = board.side_to_move();
         for (i, &p) in board.history().iter().enumerate() {
-            let colour = if i % 2 == 0 { Color::Black } else { Color::White };
+            let colour = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             let field = if colour == me { 1 } else { 2 };
             self.send(&format!("{},{},{field}", p.x, p.y)).map_err(io)?;
         }
@@ -138,7 +142,11 @@ impl BrainPlayer {
         let (x, y) = line
             .split_once(',')
             .ok_or_else(|| format!("not a move: {line:?}"))?;
-        let parse = |v: &str| v.trim().parse::<u8>().map_err(|_| format!("not a move: {line:?}"));
+        let parse = |v: &str| {
+            v.trim()
+                .parse::<u8>()
+                .map_err(|_| format!("not a move: {line:?}"))
+        };
         let p = Point::new(parse(x)?, parse(y)?);
         let legal = (p.x as usize) < board.width()
             && (p.y as usize) < board.height()
@@ -194,7 +202,9 @@ impl Thinker for BrainPlayer {
                 },
                 nodes: 0,
                 elapsed: started.elapsed(),
-                pv: best.map(|p| vec![(board.side_to_move(), p)]).unwrap_or_default(),
+                pv: best
+                    .map(|p| vec![(board.side_to_move(), p)])
+                    .unwrap_or_default(),
             },
             ranked: best.map(|p| vec![(p, 0.5)]).unwrap_or_default(),
             visits: Vec::new(),

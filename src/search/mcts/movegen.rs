@@ -88,6 +88,9 @@ impl Analysis {
 pub struct MoveGen {
     marks: Vec<u32>,
     stamp: u32,
+    /// Scratch of [`MoveGen::keep_three_defences`].
+    open_fours: Vec<usize>,
+    kept: Vec<usize>,
 }
 
 impl Default for MoveGen {
@@ -101,6 +104,8 @@ impl MoveGen {
         MoveGen {
             marks: Vec::new(),
             stamp: 0,
+            open_fours: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
@@ -219,6 +224,65 @@ impl MoveGen {
         let mut a = Analysis::default();
         self.analyse_into(board, exclude, &mut a);
         a
+    }
+}
+
+impl MoveGen {
+    /// Where the player who just moved has a live three (a point where its stone makes an open
+    /// four), a move that neither stops every such point nor makes a four of our own loses to
+    /// the open four: `a.moves` keeps only those moves. Each candidate is tried on `board` (played
+    /// and taken back). Nothing changes when no move defends (two threes: the position is lost
+    /// unless our fours win, which the VCF probe sees) or when `a` is already decided.
+    pub fn keep_three_defences(&mut self, board: &mut Board, a: &mut Analysis) {
+        if a.proof.is_some() || a.moves.len() <= 1 {
+            return;
+        }
+        let me = board.side_to_move();
+        let opp = me.opponent();
+        let renju_black = opp == Color::Black && board.rule() == Rule::Renju;
+        self.open_fours.clear();
+        self.open_fours.extend(
+            a.near
+                .iter()
+                .filter(|n| n.patterns(opp).contains(&Pattern::OpenFour))
+                .filter(|n| !(renju_black && board.is_forbidden_idx(n.idx)))
+                .map(|n| n.idx),
+        );
+        if self.open_fours.is_empty() {
+            return;
+        }
+        let width = board.dir_step(1) as isize;
+        let on_a_line_near = |d: usize, s: usize| {
+            let (dx, dy) = (
+                (d as isize % width) - (s as isize % width),
+                (d as isize / width) - (s as isize / width),
+            );
+            (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && dx.abs().max(dy.abs()) <= 5
+        };
+        let mut kept = std::mem::take(&mut self.kept);
+        kept.clear();
+        for &m in &a.moves {
+            let ours = a.near.iter().find(|n| n.idx == m).map(|n| n.threat(me));
+            if ours.is_some_and(|t| t >= Threat::Four) {
+                kept.push(m);
+                continue;
+            }
+            if !self.open_fours.iter().all(|&s| on_a_line_near(m, s)) {
+                continue;
+            }
+            board.play_unchecked(m);
+            let stopped = self.open_fours.iter().all(|&s| {
+                s == m || !(0..4).any(|d| board.pattern_idx(s, opp, d) == Pattern::OpenFour)
+            });
+            board.undo();
+            if stopped {
+                kept.push(m);
+            }
+        }
+        if !kept.is_empty() {
+            std::mem::swap(&mut a.moves, &mut kept);
+        }
+        self.kept = kept;
     }
 }
 
@@ -449,5 +513,43 @@ mod tests {
         let a = MoveGen::new().analyse(&b, &[]);
         assert_eq!(a.proof, Some(Proof::Draw));
         assert!(a.moves.is_empty());
+    }
+
+    #[test]
+    fn a_live_three_leaves_only_its_stops_and_our_fours() {
+        let p = Point::new;
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        // White's open three on row 7; black to move.
+        for (black, white) in [((0, 14), (5, 7)), ((14, 0), (6, 7)), ((10, 12), (7, 7))] {
+            b.place(p(black.0, black.1), Color::Black).unwrap();
+            b.place(p(white.0, white.1), Color::White).unwrap();
+        }
+        assert_eq!(b.side_to_move(), Color::Black);
+        let mut gen = MoveGen::new();
+        let mut a = gen.analyse(&b, &[]);
+        assert!(a.moves.len() > 10);
+        gen.keep_three_defences(&mut b, &mut a);
+        // Only the two points next to the three stop both open fours.
+        assert_eq!(pts(&b, &a.moves), vec![p(4, 7), p(8, 7)]);
+        assert_eq!(b.stone_count(), 6, "the board is as it was");
+
+        // With a black three of its own elsewhere, black's fours are kept too.
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (black, white) in [((1, 1), (5, 7)), ((1, 2), (6, 7)), ((1, 3), (7, 7))] {
+            b.place(p(black.0, black.1), Color::Black).unwrap();
+            b.place(p(white.0, white.1), Color::White).unwrap();
+        }
+        let mut a = gen.analyse(&b, &[]);
+        gen.keep_three_defences(&mut b, &mut a);
+        let kept = pts(&b, &a.moves);
+        assert!(
+            kept.contains(&p(4, 7)) && kept.contains(&p(8, 7)),
+            "{kept:?}"
+        );
+        assert!(
+            kept.contains(&p(1, 0)) && kept.contains(&p(1, 4)),
+            "{kept:?}"
+        );
+        assert!(!kept.contains(&p(3, 7)), "{kept:?}");
     }
 }

@@ -32,6 +32,9 @@ pub struct MctsParams {
     /// Where the opponent threatens a VCF, search only the moves that refute it (a tactical
     /// check must be plugged in).
     pub tree_defence: bool,
+    /// Below the root, where the player who just moved has a live three, search only the moves
+    /// that stop it and our own fours.
+    pub three_defence: bool,
     /// Dirichlet noise on the root priors (self-play only).
     pub root_noise: Option<RootNoise>,
     /// Sharpness of the classical evaluator's prior softmax (higher: more peaked).
@@ -52,6 +55,7 @@ impl Default for MctsParams {
             smart_stop: true,
             verify: true,
             tree_defence: true,
+            three_defence: true,
             root_noise: None,
             classical_prior_sharpness: 1.0,
             tree_cap_bytes: 2 << 30,

@@ -245,6 +245,9 @@ impl<'t> Worker<'t> {
         let exclude: &[usize] = if is_root { s.tree.exclude() } else { &[] };
         let analysis = &mut self.analysis;
         self.movegen.analyse_into(&self.board, exclude, analysis);
+        if s.params.three_defence && !is_root {
+            self.movegen.keep_three_defences(&mut self.board, analysis);
+        }
         let mut proof = analysis.proof;
         if proof.is_none() && !is_root {
             // Not at the root: a proof there would say who wins but not with which move; the
