@@ -3,12 +3,12 @@
 //! One thread reads stdin and feeds the parser; this controller receives its commands and the
 //! results of searches over one channel, so STOP, yxstop and END act while a search runs.
 use super::clock::TimeSettings;
-use super::dialect;
 use super::game_state::{GameState, PositionError};
 use super::openings::{self, OpeningAnswer, Step};
 use super::worker::{think_job, Job, JobOutput, Running};
 use crate::config::{Config, ProtocolMode};
 use crate::game::{Board, Point, Rule};
+use crate::protocol::dialect;
 use crate::protocol::{format, Command, CoordMap, Field, InfoKey, Output, Parsed};
 use crate::search::{
     Eval, Limits, ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker,
@@ -701,7 +701,7 @@ impl Controller {
         };
         let text = thinker
             .evaluate_path(game.board(), &path)
-            .map(|info| super::report::search_message(&info))
+            .map(|info| crate::protocol::report::search_message(&info))
             .unwrap_or_default();
         self.out.line(&format::message(&text));
     }
@@ -727,7 +727,7 @@ impl Controller {
                 ranked: vec![(best, info.eval.score())],
                 visits: Vec::new(),
             };
-            for line in super::report::multipv_lines(&live, 1, coords) {
+            for line in crate::protocol::report::multipv_lines(&live, 1, coords) {
                 out.line(&line);
             }
         })
@@ -781,8 +781,10 @@ impl Controller {
         if self.config.protocol.search_message {
             let info = &result.info;
             self.out
-                .line(&format::message(&super::report::search_message(info)));
-            if let Some(rates) = super::report::rates_message(info) {
+                .line(&format::message(&crate::protocol::report::search_message(
+                    info,
+                )));
+            if let Some(rates) = crate::protocol::report::rates_message(info) {
                 self.out.line(&format::message(&rates));
             }
         }
@@ -800,7 +802,8 @@ impl Controller {
             }
             Purpose::Suggest => self.out.line(&format::suggest(shown)),
             Purpose::Nbest(n) => {
-                for line in super::report::multipv_lines(&result, n as usize, self.coords) {
+                for line in crate::protocol::report::multipv_lines(&result, n as usize, self.coords)
+                {
                     self.out.line(&line);
                 }
                 self.out.line(&format::move_answer(shown));

@@ -1,15 +1,15 @@
 //! The controller: owns the game and the clock, starts and stops searches, answers commands.
 pub mod clock;
 mod controller;
-mod dialect;
 mod game_state;
 pub mod legacy;
 mod openings;
-pub mod report;
+pub mod request;
 mod worker;
 
 pub use controller::{Controller, Event};
 pub use game_state::{GameState, PositionError};
+pub use request::{Command, Field, InfoKey};
 
 use crate::config::Config;
 use crate::protocol::{Output, Parser};

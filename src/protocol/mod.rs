@@ -57,14 +57,15 @@
 //!   `MESSAGE` text should not start with those words. Yixin's `INFO PV …` lines are written
 //!   by the brain (answers) and never confused with the manager's `INFO key value` (input).
 //! - `SUGGEST x,y` is only ever an answer; a `SUGGEST` line coming in is `Unknown`.
-pub mod command;
 pub mod coords;
+pub mod dialect;
 pub mod emit;
 pub mod format;
 pub mod legacy;
 pub mod parser;
+pub mod report;
 
-pub use command::{Command, Field, InfoKey};
+pub use crate::engine::{Command, Field, InfoKey};
 pub use coords::CoordMap;
 pub use parser::{Parsed, Parser};
 mod output;
