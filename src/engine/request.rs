@@ -156,6 +156,17 @@ pub enum Command {
     YxResign,
 }
 
+/// One input line as the controller takes it, in the order the lines arrived.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Request {
+    Command(Command),
+    /// A line the brain does not take (an unknown word, or a word of a dialect it is not
+    /// speaking): answered `UNKNOWN`, echoing the line.
+    Unknown(String),
+    /// A line it cannot take as written: answered `ERROR` with the reason.
+    Malformed(String),
+}
+
 impl Command {
     /// The protocol word that introduced this command, in upper case (for log lines and errors).
     pub fn name(&self) -> &'static str {

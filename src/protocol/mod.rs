@@ -63,10 +63,15 @@ pub mod emit;
 pub mod format;
 pub mod legacy;
 pub mod parser;
+mod reader;
 pub mod report;
+mod writer;
 
 pub use crate::engine::{Command, Field, InfoKey};
 pub use coords::CoordMap;
+pub use dialect::Dialect;
 pub use parser::{Parsed, Parser};
+pub use reader::serve;
+pub use writer::AnswerWriter;
 mod output;
 pub use output::Output;
