@@ -27,6 +27,7 @@
 //! keeps no state between moves, so it writes nothing there and creates no folder. Logs go to
 //! stderr.
 use super::clock::TimeSettings;
+use super::request::InfoKey;
 use crate::config::{Config, TimeConfig};
 use crate::game::{Board, Color, Pattern, Point, Rule};
 use crate::protocol::legacy::{
@@ -34,7 +35,6 @@ use crate::protocol::legacy::{
     LegacyTimeouts, Square, Symbol,
 };
 use crate::protocol::report::search_message;
-use crate::protocol::InfoKey;
 use crate::search::{Limits, ThinkRequest, Thinker};
 use std::io;
 use std::panic::AssertUnwindSafe;
