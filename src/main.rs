@@ -60,7 +60,7 @@ fn main() -> ExitCode {
             let thinker = hoshi::search::default_thinker(&config);
             let input = Box::new(std::io::BufReader::new(std::io::stdin()));
             let code =
-                hoshi::engine::run(config, input, hoshi::protocol::Output::stdout(), thinker);
+                hoshi::protocol::serve(config, input, hoshi::protocol::Output::stdout(), thinker);
             // Skip the exit-time teardown (see hoshi::quit), as END does.
             hoshi::quit::now(code)
         }

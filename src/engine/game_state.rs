@@ -1,7 +1,7 @@
 //! The game as the controller sees it: the board, whose stones are ours, and the points the
 //! search must avoid. Every change is checked first, so bad input leaves the state as it was.
+use super::request::Field;
 use crate::game::{Board, Color, GameError, MoveOutcome, Point, Rule};
-use crate::protocol::Field;
 use thiserror::Error;
 
 #[derive(Debug, Error, PartialEq)]

@@ -27,14 +27,14 @@
 //! keeps no state between moves, so it writes nothing there and creates no folder. Logs go to
 //! stderr.
 use super::clock::TimeSettings;
-use super::report::search_message;
+use super::request::InfoKey;
 use crate::config::{Config, TimeConfig};
 use crate::game::{Board, Color, Pattern, Point, Rule};
 use crate::protocol::legacy::{
     format_tah, parse_info_dat, parse_plocha, parse_tah, parse_timeouts, LegacyBoard,
     LegacyTimeouts, Square, Symbol,
 };
-use crate::protocol::InfoKey;
+use crate::protocol::report::search_message;
 use crate::search::{Limits, ThinkRequest, Thinker};
 use std::io;
 use std::panic::AssertUnwindSafe;

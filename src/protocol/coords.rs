@@ -7,7 +7,7 @@
 //!
 //! Board sizes are not swapped: `START w h` / `RECTSTART w,h` give width (columns) first in
 //! every dialect, which is what the engine's x axis spans once points are transposed.
-use super::command::{Command, InfoKey};
+use super::{Command, InfoKey};
 use crate::game::Point;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -109,7 +109,7 @@ impl CoordMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::command::Field;
+    use crate::protocol::Field;
 
     fn p(x: u8, y: u8) -> Point {
         Point::new(x, y)

@@ -1,7 +1,7 @@
 //! The manager's side: typed commands → the lines a manager sends. Used to drive another
 //! brain (a match runner) and to check the parser by round trips: parsing `command_lines(c)`
 //! gives back `c`.
-use super::command::{Command, InfoKey};
+use super::{Command, InfoKey};
 use crate::game::Point;
 
 fn points(ps: &[Point]) -> String {
@@ -103,8 +103,8 @@ pub fn command_lines(cmd: &Command) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::command::Field;
     use crate::protocol::parser::{Parsed, Parser};
+    use crate::protocol::Field;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

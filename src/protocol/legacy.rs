@@ -7,8 +7,8 @@
 //! marks a square blocked by a winning line in a continuous game; `-` is empty.
 //! INFO.DAT's `rule` is the legacy meaning (2 = continuous, 3 = continuous + exactly five);
 //! it is kept raw in `InfoKey::Rule`, as everywhere else.
-use super::command::InfoKey;
 use super::parser::{number, parse_info, quote};
+use super::InfoKey;
 use crate::game::{Color, Point};
 
 /// A player's symbol in the legacy files.

@@ -1,11 +1,17 @@
-//! Parsing and formatting only: protocol lines → typed `Command`s, typed answers → lines.
-//! No engine logic lives here, and nothing here prints: the caller writes the lines.
+//! Everything about the wire: reading lines, the dialects, coordinates, parsing requests and
+//! writing every answer's text. The engine gets typed requests (`engine::Request`, with points
+//! already in its (column, row)) and gives back typed `engine::Answer`s; nothing here decides a
+//! move, and the engine writes no text.
 //!
-//! Files: `command` (the types), `parser` (the stateful line parser), `format` (answers),
-//! `coords` (Yixin-Board's transposed points), `emit` (the manager side: commands → lines),
-//! `legacy` (the old file protocol's contents).
+//! Files: `reader` ([`serve`]: the reader thread and the one call that runs the brain),
+//! `parser` (the stateful line parser → `Command`s), `dialect` (which words and INFO keys each
+//! mode takes, and its coordinates), `coords` (Yixin-Board's transposed points), `writer`
+//! (`engine::Answer` → lines on the `Output`), `format` (the answer lines), `report` (the search
+//! summary MESSAGE and the INFO PV blocks), `output` (the one writer of stdout), `emit` (the
+//! manager side: commands → lines), `legacy` (the old file protocol's contents). The request
+//! types themselves (`Command`, `InfoKey`, `Field`) are the engine's, re-exported here.
 //!
-//! Typical use by the controller's reader:
+//! Typical use, as the reader does it:
 //! ```
 //! use hoshi::protocol::{CoordMap, Command, Parsed, Parser};
 //! let mut parser = Parser::new();
@@ -26,8 +32,8 @@
 //!
 //! # Dialects and where they conflict
 //! The parser accepts every spelling of every dialect at once where they do not conflict;
-//! where they do, it keeps the raw value and the engine (which knows the dialect in use)
-//! decides.
+//! where they do, it keeps the raw value; `dialect` filters what the configured mode does not
+//! speak, and the engine gives the raw values their one meaning.
 //!
 //! - `START n` (Gomocup) vs `START w h` (Yixin-Board, a space, no comma): both accepted;
 //!   `START n n` is `Start(n)`, `START w h` with w ≠ h is `RectStart(w, h)`. `RECTSTART w,h`
@@ -42,30 +48,37 @@
 //! - `STOP` = Yixin `yxstop`; `CLEARHASH` = Yixin `yxhashclear`: one command each.
 //! - `SHOWFORBID` (extended) carries a board block and is answered `FORBID 5,4 8,7`;
 //!   Yixin `yxshowforbid` has no block and is answered `FORBID 05040807.`. The same answer
-//!   word, two spellings: `ShowForbid(Some(..))` vs `ShowForbid(None)` tells the engine which
-//!   (`format::forbid_gomocup` / `format::forbid_yixin`).
+//!   word, two spellings: `ShowForbid(Some(..))` vs `ShowForbid(None)` gives an
+//!   `Answer::Forbidden` with `on_request_board` true or false, which `writer` spells
+//!   `format::forbid_gomocup` / `format::forbid_yixin`.
 //! - `INFO evaluate`: Gomocup's single point (mouse position) vs the extended path of 0..n
 //!   points; both become `InfoKey::Evaluate(Vec<Point>)`.
 //! - Pondering: extended `PONDER [ms]` / `STOP` / `INFO auto_pondering`, Yixin
 //!   `INFO pondering 0|1`. Different words, no clash.
 //! - Coordinates: Gomocup `x,y` = (column, row); Yixin-Board (row, column). The parser does
-//!   not guess: `CoordMap { transpose: true }` maps points in (`command`) and out
-//!   (`to_protocol`).
+//!   not guess: `Dialect` carries a `CoordMap`, which maps points in (`command`, in the reader)
+//!   and out (`to_protocol`, in the writer).
 //! - Time values: AlphaGomoku treats `timeout_turn < 0` as unlimited and `timeout_match <= 0`
 //!   as no limit; Gomocup says 0 = as fast as possible for the turn. Values stay raw i64.
 //! - Answers: Yixin-Board reads `MESSAGE REALTIME …` and `MESSAGE INFO …` as data, so free
 //!   `MESSAGE` text should not start with those words. Yixin's `INFO PV …` lines are written
 //!   by the brain (answers) and never confused with the manager's `INFO key value` (input).
 //! - `SUGGEST x,y` is only ever an answer; a `SUGGEST` line coming in is `Unknown`.
-pub mod command;
 pub mod coords;
+pub mod dialect;
 pub mod emit;
 pub mod format;
 pub mod legacy;
 pub mod parser;
+mod reader;
+pub mod report;
+mod writer;
 
-pub use command::{Command, Field, InfoKey};
+pub use crate::engine::{Command, Field, InfoKey};
 pub use coords::CoordMap;
+pub use dialect::Dialect;
 pub use parser::{Parsed, Parser};
+pub use reader::serve;
+pub use writer::AnswerWriter;
 mod output;
 pub use output::Output;

@@ -23,7 +23,7 @@
 //! `STOP` or a new `BOARD`) means the manager gave up on the block: the open block is dropped
 //! (with a log warning) and that line is parsed as a command, so `END` always gets through.
 //! `DONE` outside a block is an `Error`.
-use super::command::{Command, Field, InfoKey};
+use super::{Command, Field, InfoKey};
 use crate::game::Point;
 
 /// Coordinates at or above this are rejected by the parser (a `Point` holds `u8`s).

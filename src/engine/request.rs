@@ -1,7 +1,8 @@
-//! Typed commands: what a manager or GUI can ask of the brain, in every dialect we speak
-//! (Gomocup, AlphaGomoku's extended Gomocup, Yixin-Board). The parser produces these; the
-//! engine consumes them. Points are raw protocol coordinates (see `CoordMap` for Yixin's
-//! transposed mapping); the engine checks them against the board.
+//! The engine's typed requests: what a manager or GUI can ask of the brain, in every dialect we
+//! speak (Gomocup, AlphaGomoku's extended Gomocup, Yixin-Board). `protocol`'s parser produces
+//! them (re-exported there as `protocol::Command`...); the controller consumes them. Points are
+//! the engine's (column, row) once `protocol::CoordMap` has mapped them; the engine checks them
+//! against the board.
 use crate::game::Point;
 
 /// The third number of a `BOARD` line (Gomocup: 1 own stone, 2 opponent's, 3 winning line /
@@ -153,6 +154,17 @@ pub enum Command {
     YxDraw,
     /// Yixin `yxresign`: ask whether the engine resigns.
     YxResign,
+}
+
+/// One input line as the controller takes it, in the order the lines arrived.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Request {
+    Command(Command),
+    /// A line the brain does not take (an unknown word, or a word of a dialect it is not
+    /// speaking): answered `UNKNOWN`, echoing the line.
+    Unknown(String),
+    /// A line it cannot take as written: answered `ERROR` with the reason.
+    Malformed(String),
 }
 
 impl Command {
