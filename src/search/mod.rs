@@ -42,5 +42,6 @@ pub fn default_thinker(config: &Config) -> Box<dyn Thinker> {
 /// The MCTS with the threat solver at its root and in its tree: the engine's player.
 pub fn with_solver(mut mcts: MctsThinker) -> Box<dyn Thinker> {
     mcts.set_tactical_check(Some(std::sync::Arc::new(tactical::SolverCheck::new())));
-    Box::new(tactical::SolvingThinker::new(mcts))
+    let late_vct = mcts.params().verify;
+    Box::new(tactical::SolvingThinker::new(mcts).with_late_vct(late_vct))
 }
