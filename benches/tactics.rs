@@ -49,6 +49,7 @@ fn generate(args: &[String]) {
     let games: usize = arg(args, "--games").map_or(10, |s| s.parse().expect("games"));
     let seed: u64 = arg(args, "--seed").map_or(1, |s| s.parse().expect("seed"));
     let out = arg(args, "--out").unwrap_or(DEFAULT_SUITE.into());
+    let verbose = args.iter().any(|a| a == "--verbose");
     let existing: HashSet<String> = std::fs::read_to_string(&out)
         .unwrap_or_default()
         .lines()
@@ -91,9 +92,26 @@ fn generate(args: &[String]) {
         .expect("self-play game") else {
             continue;
         };
-        let mut board = opening;
+        // The record holds every move from the empty board, the opening's included.
+        let mut board = hoshi::game::Board::new(size, size, rule).expect("board");
         for position in &record.positions {
             if board.stone_count() >= 6 {
+                if verbose {
+                    let me = board.side_to_move();
+                    let budget = hoshi::solver::Budget::nodes(300_000).with_depth(14);
+                    let ours = solver.vct(&board, me, budget);
+                    let theirs = solver.vct(&board, me.opponent(), budget);
+                    let len = |o: &hoshi::solver::Outcome| match o {
+                        hoshi::solver::Outcome::Win { line } => format!("win {}", line.len()),
+                        other => format!("{other:?}"),
+                    };
+                    eprintln!(
+                        "  stones {}: ours {}, theirs {}",
+                        board.stone_count(),
+                        len(&ours),
+                        len(&theirs)
+                    );
+                }
                 if let Some(case) = classify(&mut solver, &board, Effort::default()) {
                     let line = case.to_string();
                     if !existing.contains(&line) {
@@ -130,7 +148,7 @@ fn run(args: &[String]) {
             hoshi::search::default_thinker(&config)
         }
     };
-    // (kind, rule) -> (solved, total); the lengths of the attacks seen.
+    // (kind, rule and size) -> (solved, total); the lengths of the attacks seen.
     let mut tally: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
     let mut seen = Vec::new();
     for (i, case) in cases.iter().enumerate() {
@@ -141,9 +159,8 @@ fn run(args: &[String]) {
             Kind::Attack => "attack",
             Kind::Defence => "defence",
         };
-        let entry = tally
-            .entry((kind.to_string(), case.rule.name().to_string()))
-            .or_default();
+        let variant = format!("{} {}x{}", case.rule.name(), case.width, case.height);
+        let entry = tally.entry((kind.to_string(), variant)).or_default();
         entry.1 += 1;
         if s.solved {
             entry.0 += 1;
@@ -164,7 +181,7 @@ fn run(args: &[String]) {
     );
     for ((kind, rule), (solved, total)) in &tally {
         println!(
-            "  {kind:8} {rule:10} {solved:4} / {total:4} solved ({:.1} %)",
+            "  {kind:8} {rule:16} {solved:4} / {total:4} solved ({:.1} %)",
             100.0 * *solved as f64 / (*total).max(1) as f64
         );
     }
