@@ -4,7 +4,10 @@
 //! ```text
 //! cargo bench --bench tactics -- generate --rule renju --size 15 --games 20 --out FILE
 //! cargo bench --bench tactics -- run [--suite FILE] [--movetime MS] [--config FILE] [--brain CMD]
+//! cargo bench --bench tactics -- openings --rule renju --size 15 --count 50 --out FILE
 //! ```
+//! `openings` writes balanced random openings (2-5 stones near the centre, nobody already winning:
+//! `train::openings`) in the `h8i9g9` form c-gomoku-cli and the sparring runner read, one per line.
 //! `generate` appends new cases to FILE (self-play of the classical MCTS at 100 ms a move, each
 //! position classified by the solver). `run` scores the engine built from the config (default:
 //! the repository's) or an external brain (`--brain "/path/to/pbrain-hoshi --config X"`) on the
@@ -39,6 +42,7 @@ fn main() {
     {
         Some("generate") => generate(&args),
         Some("run") => run(&args),
+        Some("openings") => openings(&args),
         _ => eprintln!("tactics: `generate` or `run` (see benches/tactics.rs); nothing done"),
     }
 }
@@ -127,6 +131,31 @@ fn generate(args: &[String]) {
         eprintln!("tactics: game {}/{games}: {added} cases so far", game + 1);
     }
     eprintln!("tactics: {added} cases added to {out}");
+}
+
+fn openings(args: &[String]) {
+    let rule = Rule::from_name(&arg(args, "--rule").unwrap_or("freestyle".into())).expect("rule");
+    let size: usize = arg(args, "--size").map_or(15, |s| s.parse().expect("size"));
+    let count: usize = arg(args, "--count").map_or(50, |s| s.parse().expect("count"));
+    let seed: u64 = arg(args, "--seed").map_or(1, |s| s.parse().expect("seed"));
+    let out = arg(args, "--out").expect("--out FILE");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut seen = HashSet::new();
+    let mut lines = Vec::new();
+    while lines.len() < count {
+        let board =
+            random_opening(size, size, rule, &OpeningConfig::default(), &mut rng).expect("opening");
+        let line: String = board
+            .history()
+            .iter()
+            .map(|&p| hoshi::protocol::format::pv_move(p))
+            .collect();
+        if !line.is_empty() && seen.insert(line.clone()) {
+            lines.push(line);
+        }
+    }
+    std::fs::write(&out, lines.join("\n") + "\n").expect("write the openings");
+    eprintln!("tactics: {count} openings written to {out}");
 }
 
 fn run(args: &[String]) {
