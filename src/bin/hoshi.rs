@@ -4,7 +4,7 @@
 //! to TAH.DAT (and a line to MSG.DAT), and exits; see `hoshi::engine::legacy`.
 use clap::Parser;
 use hoshi::config::{Config, LogConfig};
-use hoshi::engine::legacy::{self, LegacyError};
+use hoshi::engine::file_move::{self as legacy, LegacyError};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;

@@ -7,7 +7,7 @@
 //! `parser` (the stateful line parser → `Command`s), `dialect` (which words and INFO keys each
 //! mode takes, and its coordinates), `coords` (Yixin-Board's transposed points), `writer`
 //! (`engine::Answer` → lines on the `Output`), `format` (the answer lines), `report` (the search
-//! summary MESSAGE and the INFO PV blocks), `output` (the one writer of stdout), `emit` (the
+//! summary MESSAGE and the INFO PV blocks), `output` (the one writer of stdout), `emit` (tests only: the
 //! manager side: commands → lines), `legacy` (the old file protocol's contents). The request
 //! types themselves (`Command`, `InfoKey`, `Field`) are the engine's, re-exported here.
 //!
@@ -66,7 +66,8 @@
 //! - `SUGGEST x,y` is only ever an answer; a `SUGGEST` line coming in is `Unknown`.
 pub mod coords;
 pub mod dialect;
-pub mod emit;
+#[cfg(test)]
+mod emit;
 pub mod format;
 pub mod legacy;
 pub mod parser;

@@ -6,9 +6,9 @@
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-use super::classical::best_move;
 use super::evaluator::RefineSettings;
 use super::mcts::MctsThinker;
+use super::one_ply::best_move;
 use super::think::{Limits, ThinkRequest, Thinker};
 use crate::config::Config;
 use crate::game::{Board, MoveOutcome, Point, Rule};
@@ -16,7 +16,7 @@ use crate::nn::NnError;
 #[cfg(feature = "torch")]
 use {
     super::evaluator::{service_config, set_cpu_threads, HybridEvaluator, NetworkEvaluator},
-    crate::nn::bench::forward_throughput,
+    crate::nn::throughput::forward_throughput,
     crate::nn::{parse_device, Arch, Network, ServiceConfig},
     std::path::PathBuf,
     std::sync::Arc,
@@ -145,7 +145,7 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
 
     // Interleaved rounds, best round per thread count: a burst of load from another process
     // then lowers one round of each, not one side of the ratio.
-    let mut classical = MctsThinker::classical(config.mcts_params());
+    let mut classical = crate::search::classical_mcts(config.mcts_params());
     let mut classical_search: Vec<(usize, f64)> =
         SEARCH_THREADS.iter().map(|&t| (t, 0.0)).collect();
     for _ in 0..CLASSICAL_ROUNDS {

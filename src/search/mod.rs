@@ -3,14 +3,17 @@
 //!
 //! - `think`: [`Thinker`], [`ThinkRequest`], [`Limits`], [`ThinkResult`], [`SearchInfo`], [`Style`];
 //! - [`mcts`]: the tree search ([`MctsThinker`]);
-//! - [`evaluator`]: leaf evaluation for the tree search (classical or network);
-//! - [`classical`]: the one-ply pattern player and the pattern scores the evaluator uses;
+//! - [`evaluator`]: the evaluator contract ([`evaluator::Evaluator`], [`evaluator::Leaf`],
+//!   [`evaluator::Wdl`], [`evaluator::NearPoint`]), below the MCTS, and its implementations
+//!   (classical, network, hybrid);
+//! - [`one_ply`]: the one-ply pattern player and the pattern scores the evaluator uses;
+//! - [`solving`]: the threat solver at the root and in the tree ([`solving::SolvingThinker`]);
 //! - [`bench`]: playout throughput for `pbrain-hoshi bench`.
 pub mod bench;
-pub mod classical;
 pub mod evaluator;
 pub mod mcts;
-pub mod tactical;
+pub mod one_ply;
+pub mod solving;
 mod think;
 
 pub use mcts::{MctsParams, MctsThinker};
@@ -36,11 +39,19 @@ pub fn default_thinker(config: &Config) -> Box<dyn Thinker> {
             ),
         }
     }
-    with_solver(MctsThinker::classical(params))
+    with_solver(classical_mcts(params))
+}
+
+/// The MCTS over the classical evaluator.
+pub fn classical_mcts(params: MctsParams) -> MctsThinker {
+    let evaluator = std::sync::Arc::new(evaluator::ClassicalEvaluator::new(
+        params.classical_prior_sharpness,
+    ));
+    MctsThinker::new(params, evaluator)
 }
 
 /// The MCTS with the threat solver at its root and in its tree: the engine's player.
 pub fn with_solver(mut mcts: MctsThinker) -> Box<dyn Thinker> {
-    mcts.set_tactical_check(Some(std::sync::Arc::new(tactical::SolverCheck::new())));
-    Box::new(tactical::SolvingThinker::new(mcts))
+    mcts.set_tactical_check(Some(std::sync::Arc::new(solving::SolverCheck::new())));
+    Box::new(solving::SolvingThinker::new(mcts))
 }

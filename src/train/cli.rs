@@ -21,9 +21,9 @@ use crate::game::{Rule, MAX_SIZE, MIN_SIZE};
 
 use super::arena::{play_match_parallel, MatchConfig, ThinkerPair};
 use super::error::TrainError;
-use super::openings::OpeningConfig;
+use super::game_play::{PlayOptions, PolicyTarget};
 use super::players::{PlayerSetup, PlayerSpec};
-use super::playout::{PlayOptions, PolicyTarget};
+use super::random_openings::OpeningConfig;
 use super::selfplay::{run_selfplay, SelfplayConfig, Variant};
 #[cfg(feature = "torch")]
 use {

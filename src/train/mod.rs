@@ -2,8 +2,8 @@
 //!
 //! - [`records`]: the append-only shard format for self-play games (one file per worker).
 //! - [`selfplay`]: a worker playing games against itself with any [`crate::search::Thinker`].
-//! - [`openings`]: random balanced openings for self-play and matches.
-//! - [`playout`]: one game between thinkers, recorded with the search's move distribution.
+//! - [`random_openings`]: random balanced openings for self-play and matches.
+//! - [`game_play`]: one game between thinkers, recorded with the search's move distribution.
 //! - [`policy_player`]: a one-ply "policy argmax" thinker over a network.
 //! - [`players`]: player SPECs (`classical`, `mcts`, `policy:FILE`, a network FILE).
 //! - [`dataset`]: training samples from records, batches with symmetries and padding.
@@ -21,13 +21,13 @@ pub mod cli;
 #[cfg(feature = "torch")]
 pub mod dataset;
 mod error;
-pub mod openings;
+pub mod game_play;
 #[cfg(feature = "torch")]
 pub mod optim;
 pub mod players;
-pub mod playout;
 #[cfg(feature = "torch")]
 pub mod policy_player;
+pub mod random_openings;
 pub mod records;
 pub mod selfplay;
 #[cfg(feature = "torch")]
@@ -35,11 +35,11 @@ pub mod trainer;
 
 pub use arena::{play_match, play_match_parallel, MatchConfig, MatchResult};
 pub use error::TrainError;
-pub use openings::{random_opening, OpeningConfig};
+pub use game_play::{play_game, PlayOptions, PolicyTarget, Seats};
 pub use players::{PlayerSetup, PlayerSpec};
-pub use playout::{play_game, PlayOptions, PolicyTarget, Seats};
 #[cfg(feature = "torch")]
 pub use policy_player::PolicyPlayer;
+pub use random_openings::{random_opening, OpeningConfig};
 pub use records::{GameRecord, GameResult, PositionRecord, ShardWriter};
 pub use selfplay::{run_selfplay, SelfplayConfig, SelfplayReport, ThinkerFactory, Variant};
 #[cfg(feature = "torch")]

@@ -15,14 +15,14 @@
 use std::path::PathBuf;
 
 use crate::config::Config;
-use crate::search::classical::ClassicalPlayer;
 use crate::search::evaluator::{load_network_evaluator, NetworkSettings};
 use crate::search::mcts::RootNoise;
+use crate::search::one_ply::ClassicalPlayer;
 use crate::search::{with_solver, MctsParams, MctsThinker, Thinker};
 
 use super::brain_player::BrainPlayer;
 use super::error::TrainError;
-use super::playout::PolicyTarget;
+use super::game_play::PolicyTarget;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
@@ -72,7 +72,7 @@ impl PlayerSpec {
         params.root_noise = exploration.then_some(setup.noise);
         Ok(match self {
             PlayerSpec::Classical => Box::new(ClassicalPlayer),
-            PlayerSpec::Mcts => with_solver(MctsThinker::classical(params)),
+            PlayerSpec::Mcts => with_solver(crate::search::classical_mcts(params)),
             PlayerSpec::Policy(path) => policy_player(path, setup, exploration, seed)?,
             PlayerSpec::Network(path) => {
                 let settings = NetworkSettings {

@@ -9,8 +9,8 @@
 //! node is looked at again once its budget has grown fourfold, and every check stops with the
 //! search. It runs on the thread that runs the monitor, between its playouts.
 use super::node::Node;
-use super::playout::{update_proof, Search};
 use super::tactics::TacticalCheck;
+use super::threads::{update_proof, SharedSearch};
 use crate::game::Board;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -39,7 +39,7 @@ pub(crate) struct Verifier {
 
 impl Verifier {
     /// Runs the most urgent check, if any is due; returns whether it ran one.
-    pub fn step(&mut self, s: &Search<'_>, check: &dyn TacticalCheck, board: &Board) -> bool {
+    pub fn step(&mut self, s: &SharedSearch<'_>, check: &dyn TacticalCheck, board: &Board) -> bool {
         let Some((path, node, nodes)) = self.most_urgent(s.tree.root()) else {
             return false;
         };
@@ -180,14 +180,14 @@ mod tests {
             ..MctsParams::default()
         };
         params.verify = false;
-        let favourite = think(&mut MctsThinker::classical(params.clone()), &board);
+        let favourite = think(&mut crate::search::classical_mcts(params.clone()), &board);
 
         let oracle = Arc::new(Oracle {
             losing: favourite,
             deep_checks: Default::default(),
         });
         params.verify = true;
-        let mut thinker = MctsThinker::classical(params.clone());
+        let mut thinker = crate::search::classical_mcts(params.clone());
         thinker.set_tactical_check(Some(oracle.clone()));
         let chosen = think(&mut thinker, &board);
         assert_ne!(chosen, favourite, "the refuted move was played");
@@ -200,7 +200,7 @@ mod tests {
 
         // Without verification the same check plugged in changes nothing.
         params.verify = false;
-        let mut thinker = MctsThinker::classical(params);
+        let mut thinker = crate::search::classical_mcts(params);
         thinker.set_tactical_check(Some(oracle.clone()));
         assert_eq!(think(&mut thinker, &board), favourite);
     }

@@ -562,7 +562,7 @@ pub fn run(dir: &Path, config: &Config, thinker: &mut dyn Thinker, started: Inst
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::classical::ClassicalPlayer;
+    use crate::search::one_ply::ClassicalPlayer;
 
     fn plocha(rows: &[&str]) -> LegacyBoard {
         parse_plocha(&rows.join("\n")).unwrap()
