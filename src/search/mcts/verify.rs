@@ -180,14 +180,14 @@ mod tests {
             ..MctsParams::default()
         };
         params.verify = false;
-        let favourite = think(&mut crate::search::classical_mcts(params.clone()), &board);
+        let favourite = think(&mut crate::setup::classical_mcts(params.clone()), &board);
 
         let oracle = Arc::new(Oracle {
             losing: favourite,
             deep_checks: Default::default(),
         });
         params.verify = true;
-        let mut thinker = crate::search::classical_mcts(params.clone());
+        let mut thinker = crate::setup::classical_mcts(params.clone());
         thinker.set_tactical_check(Some(oracle.clone()));
         let chosen = think(&mut thinker, &board);
         assert_ne!(chosen, favourite, "the refuted move was played");
@@ -200,7 +200,7 @@ mod tests {
 
         // Without verification the same check plugged in changes nothing.
         params.verify = false;
-        let mut thinker = crate::search::classical_mcts(params);
+        let mut thinker = crate::setup::classical_mcts(params);
         thinker.set_tactical_check(Some(oracle.clone()));
         assert_eq!(think(&mut thinker, &board), favourite);
     }
