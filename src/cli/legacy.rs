@@ -1,9 +1,9 @@
 //! `hoshi`: the brain for the legacy file protocol (seed 002). Gomocup managers use that
 //! protocol for executables whose name does not start with `pbrain-`. Each run reads
 //! PLOCHA.DAT, TAH.DAT, TIMEOUTS.DAT and INFO.DAT from the working directory, writes one move
-//! to TAH.DAT (and a line to MSG.DAT), and exits; see `crate::engine::file_move`.
+//! to TAH.DAT (and a line to MSG.DAT), and exits; see `crate::protocol::file_brain`.
 use crate::config::{Config, LogConfig};
-use crate::engine::file_move::{self as legacy, LegacyError};
+use crate::protocol::file_brain::{self as legacy, LegacyError};
 use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -170,6 +170,15 @@ mod tests {
             .unwrap()
     }
 
+    /// The MCTS over the classical evaluator.
+    fn classical(params: MctsParams) -> MctsThinker {
+        let sharpness = params.classical_prior_sharpness;
+        MctsThinker::new(
+            params,
+            Arc::new(crate::search::evaluator::ClassicalEvaluator::new(sharpness)),
+        )
+    }
+
     #[test]
     fn a_favoured_move_that_allows_a_forced_win_is_dropped() {
         let p = Point::new;
@@ -180,14 +189,14 @@ mod tests {
             ..MctsParams::default()
         };
         params.verify = false;
-        let favourite = think(&mut crate::setup::classical_mcts(params.clone()), &board);
+        let favourite = think(&mut classical(params.clone()), &board);
 
         let oracle = Arc::new(Oracle {
             losing: favourite,
             deep_checks: Default::default(),
         });
         params.verify = true;
-        let mut thinker = crate::setup::classical_mcts(params.clone());
+        let mut thinker = classical(params.clone());
         thinker.set_tactical_check(Some(oracle.clone()));
         let chosen = think(&mut thinker, &board);
         assert_ne!(chosen, favourite, "the refuted move was played");
@@ -200,7 +209,7 @@ mod tests {
 
         // Without verification the same check plugged in changes nothing.
         params.verify = false;
-        let mut thinker = crate::setup::classical_mcts(params);
+        let mut thinker = classical(params);
         thinker.set_tactical_check(Some(oracle.clone()));
         assert_eq!(think(&mut thinker, &board), favourite);
     }
