@@ -113,7 +113,8 @@ pub fn classical_mcts(params: MctsParams) -> MctsThinker {
 /// The MCTS with the threat solver at its root and in its tree: the engine's player.
 pub fn with_solver(mut mcts: MctsThinker) -> Box<dyn Thinker> {
     mcts.set_tactical_check(Some(Arc::new(SolverCheck::new())));
-    Box::new(SolvingThinker::new(mcts))
+    let late_vct = mcts.params().verify;
+    Box::new(SolvingThinker::new(mcts).with_late_vct(late_vct))
 }
 
 /// What the players are built from: the configuration's search and network settings.

@@ -23,6 +23,22 @@ fn renju_position() -> Vec<Point> {
     moves.iter().map(|&(x, y)| Point::new(x, y)).collect()
 }
 
+/// Sends `command`'s board block: `moves` in order (black first), black's stones with field
+/// `black_field` and white's with the other, then the block's end (`done` after a lowercase word).
+fn send_block(b: &mut Brain, command: &str, moves: &[Point], black_field: u8) {
+    b.send(command);
+    for (i, m) in moves.iter().enumerate() {
+        let field = if i % 2 == 0 {
+            black_field
+        } else {
+            3 - black_field
+        };
+        b.send(&format!("{m},{field}"));
+    }
+    let lowercase = command.chars().all(|c| !c.is_ascii_uppercase());
+    b.send(if lowercase { "done" } else { "DONE" });
+}
+
 fn board_of(moves: &[Point]) -> Board {
     let mut b = Board::new(15, 15, Rule::Renju).unwrap();
     for &m in moves {
@@ -84,12 +100,8 @@ fn showforbid_agrees_with_the_board() {
     assert_eq!(b.answer(), "OK");
     b.send("INFO rule 4");
     // Extended SHOWFORBID: its own board block, answered "FORBID x,y x,y".
-    b.send("SHOWFORBID");
     // We would be black to move here (8 stones): black stones are "own" (1).
-    for (i, m) in moves.iter().enumerate() {
-        b.send(&format!("{m},{}", if i % 2 == 0 { 1 } else { 2 }));
-    }
-    b.send("DONE");
+    send_block(&mut b, "SHOWFORBID", &moves, 1);
     let a = b.answer();
     let mut got: Vec<Point> = a
         .strip_prefix("FORBID")
@@ -102,11 +114,7 @@ fn showforbid_agrees_with_the_board() {
     want.sort();
     assert_eq!(got, want, "{a}");
     // Yixin: yxboard sets the position, yxshowforbid answers in 2-digit form.
-    b.send("yxboard");
-    for (i, m) in moves.iter().enumerate() {
-        b.send(&format!("{m},{}", if i % 2 == 0 { 1 } else { 2 }));
-    }
-    b.send("done");
+    send_block(&mut b, "yxboard", &moves, 1);
     b.expect_silence(Duration::from_millis(200));
     b.send("yxshowforbid");
     let a = b.answer();
@@ -242,17 +250,9 @@ fn no_forbidden_points_when_white_is_to_move() {
     assert_eq!(b.answer(), "OK");
     b.send("INFO rule 4");
     // White to move: white stones are "own" (1), black's "opponent" (2).
-    b.send("SHOWFORBID");
-    for (i, m) in moves.iter().enumerate() {
-        b.send(&format!("{m},{}", if i % 2 == 0 { 2 } else { 1 }));
-    }
-    b.send("DONE");
+    send_block(&mut b, "SHOWFORBID", &moves, 2);
     assert_eq!(b.answer(), "FORBID");
-    b.send("yxboard");
-    for (i, m) in moves.iter().enumerate() {
-        b.send(&format!("{m},{}", if i % 2 == 0 { 2 } else { 1 }));
-    }
-    b.send("done");
+    send_block(&mut b, "yxboard", &moves, 2);
     b.send("yxshowforbid");
     assert_eq!(b.answer(), "FORBID .");
 }

@@ -449,20 +449,29 @@ fn message_and_move(b: &mut Brain) -> (String, Point) {
     }
 }
 
-#[test]
-fn a_finished_game_is_answered_at_once_and_never_as_a_win() {
+/// A game at 10 s a move whose BOARD gives field `owner` an open four on row 5 (3,5 to 6,5) and
+/// the other side four scattered stones; black is to move.
+fn open_four_on_row_5(owner: u8) -> Brain {
     let mut b = Brain::start();
     b.send("START 15");
     assert_eq!(b.answer(), "OK");
     b.send("INFO timeout_turn 10000");
-    // The opponent has an open four on row 5; we (black, to move) can block one end only.
     b.send("BOARD");
-    for s in [
-        "3,5,2", "4,5,2", "5,5,2", "6,5,2", "0,10,1", "2,12,1", "10,0,1", "12,2,1",
-    ] {
-        b.send(s);
+    let other = 3 - owner;
+    for (x, y) in [(3, 5), (4, 5), (5, 5), (6, 5)] {
+        b.send(&format!("{x},{y},{owner}"));
+    }
+    for (x, y) in [(0, 10), (2, 12), (10, 0), (12, 2)] {
+        b.send(&format!("{x},{y},{other}"));
     }
     b.send("DONE");
+    b
+}
+
+#[test]
+fn a_finished_game_is_answered_at_once_and_never_as_a_win() {
+    // The opponent has an open four on row 5; we (black, to move) can block one end only.
+    let mut b = open_four_on_row_5(2);
     let (_, block) = message_and_move(&mut b);
     let other = if block == Point::new(2, 5) {
         Point::new(7, 5)
@@ -485,18 +494,8 @@ fn a_finished_game_is_answered_at_once_and_never_as_a_win() {
 
 #[test]
 fn our_own_five_on_the_board_is_reported_won() {
-    let mut b = Brain::start();
-    b.send("START 15");
-    assert_eq!(b.answer(), "OK");
-    b.send("INFO timeout_turn 10000");
     // We have an open four and play the five.
-    b.send("BOARD");
-    for s in [
-        "3,5,1", "4,5,1", "5,5,1", "6,5,1", "0,10,2", "2,12,2", "10,0,2", "12,2,2",
-    ] {
-        b.send(s);
-    }
-    b.send("DONE");
+    let mut b = open_four_on_row_5(1);
     let (message, five) = message_and_move(&mut b);
     assert!(message.contains(" ev +M1"), "{message}");
     // A manager that still sends the opponent's move gets an answer at once, reported won.

@@ -17,6 +17,12 @@ const ROOT_VCT_NODES: u64 = 300_000;
 const ROOT_VCT_MAX_TIME: Duration = Duration::from_millis(500);
 /// Budget of the defence check (does the opponent have a VCF, and what refutes it).
 const DEFENCE_NODES: u64 = 200_000;
+/// Our own VCT with the time an early stop leaves: at most this many nodes, this many chained
+/// threats (deeper than the first look, for the long wins of 25 plies and more).
+const LATE_VCT_NODES: u64 = 3_000_000;
+const LATE_VCT_DEPTH: u8 = 14;
+/// Less time than this left is not worth a late look.
+const LATE_VCT_MIN_TIME: Duration = Duration::from_millis(20);
 /// Node budget of the in-tree check (a VCF probe per expanded position).
 const TREE_VCF_NODES: u64 = 300;
 /// Node budget of the in-tree defence check (does the opponent have a VCF, and what refutes it).
@@ -28,6 +34,8 @@ const DEEP_TABLE_BITS: u32 = 20;
 pub struct SolvingThinker<T: Thinker> {
     inner: T,
     solver: Solver,
+    /// After a search that ended before its target, look for our own VCT with the time left.
+    late_vct: bool,
 }
 
 impl<T: Thinker> SolvingThinker<T> {
@@ -35,7 +43,15 @@ impl<T: Thinker> SolvingThinker<T> {
         SolvingThinker {
             inner,
             solver: Solver::new(),
+            late_vct: false,
         }
+    }
+
+    /// Spends the time an early stop leaves on a deeper search for our own VCT (see
+    /// [`LATE_VCT_NODES`]).
+    pub fn with_late_vct(mut self, on: bool) -> SolvingThinker<T> {
+        self.late_vct = on;
+        self
     }
 
     pub fn inner(&self) -> &T {
@@ -149,7 +165,8 @@ impl<T: Thinker> Thinker for SolvingThinker<T> {
                 }
             }
         }
-        match narrowed {
+        let threatened = narrowed.is_some();
+        let result = match narrowed {
             Some(blocked) => {
                 let narrowed_request = ThinkRequest {
                     board: request.board.clone(),
@@ -159,6 +176,33 @@ impl<T: Thinker> Thinker for SolvingThinker<T> {
                 self.inner.think(&narrowed_request, stop)
             }
             None => self.inner.think(request, stop),
+        };
+        if !self.late_vct || threatened || matches!(result.info.eval, Eval::Win(_) | Eval::Loss(_))
+        {
+            return result;
+        }
+        // The search stopped early: the time left goes to a deeper look for our own VCT.
+        let left = request.limits.target.map_or(Duration::ZERO, |t| {
+            t.saturating_duration_since(Instant::now())
+        });
+        if left < LATE_VCT_MIN_TIME || stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return result;
+        }
+        let budget = Budget::nodes(LATE_VCT_NODES)
+            .with_time(left)
+            .with_stop(stop)
+            .with_depth(LATE_VCT_DEPTH);
+        match self.solver.vct(board, me, budget) {
+            Outcome::Win { line } if allowed(request, &line) => {
+                log::debug!("late VCT: a win in {} plies", line.len());
+                proven_win(
+                    board,
+                    line,
+                    started,
+                    result.info.nodes + self.solver.last_nodes(),
+                )
+            }
+            _ => result,
         }
     }
 

@@ -30,6 +30,8 @@ pub struct BrainPlayer {
     /// The board size and rule the brain was last started for.
     started_for: Option<(usize, usize, i64)>,
     failures: u32,
+    /// The verdict of the brain's last search line (`ev …`), when it printed one.
+    last_eval: Option<Eval>,
 }
 
 impl BrainPlayer {
@@ -66,6 +68,7 @@ impl BrainPlayer {
             lines,
             started_for: None,
             failures: 0,
+            last_eval: None,
         })
     }
 
@@ -85,7 +88,12 @@ impl BrainPlayer {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(l) if l.starts_with("MESSAGE") || l.starts_with("DEBUG") => continue,
+                Ok(l) if l.starts_with("MESSAGE") || l.starts_with("DEBUG") => {
+                    if let Some(eval) = message_eval(&l) {
+                        self.last_eval = Some(eval);
+                    }
+                    continue;
+                }
                 Ok(l) => return Some(l.trim().to_string()),
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return None,
             }
@@ -136,6 +144,7 @@ impl BrainPlayer {
             self.send(&format!("{},{},{field}", p.x, p.y)).map_err(io)?;
         }
         self.send("DONE").map_err(io)?;
+        self.last_eval = None;
         let line = self
             .answer(wait_until)
             .ok_or_else(|| "no answer in time".to_string())?;
@@ -195,11 +204,11 @@ impl Thinker for BrainPlayer {
             info: SearchInfo {
                 depth_min: 0,
                 depth_max: 0,
-                eval: Eval::Winrate {
+                eval: self.last_eval.unwrap_or(Eval::Winrate {
                     win: 0.5,
                     draw: 0.0,
                     loss: 0.5,
-                },
+                }),
                 nodes: 0,
                 elapsed: started.elapsed(),
                 pv: best
@@ -218,6 +227,27 @@ impl Thinker for BrainPlayer {
     }
 }
 
+/// A proven result in a search line's `ev` field: Rapfi's and Hoshi's `+M13`/`-M9`, or the
+/// `W13`/`L9` of older Hoshi builds. Scores are not read (their scales differ between engines).
+fn message_eval(line: &str) -> Option<Eval> {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == "ev")?;
+    let ev = words.next()?;
+    let (win, plies) = if let Some(n) = ev.strip_prefix("+M").or_else(|| ev.strip_prefix('W')) {
+        (true, n)
+    } else if let Some(n) = ev.strip_prefix("-M").or_else(|| ev.strip_prefix('L')) {
+        (false, n)
+    } else {
+        return None;
+    };
+    let plies: u32 = plies.parse().ok()?;
+    Some(if win {
+        Eval::Win(plies)
+    } else {
+        Eval::Loss(plies)
+    })
+}
+
 impl Drop for BrainPlayer {
     fn drop(&mut self) {
         let _ = self.send("END");
@@ -234,5 +264,30 @@ impl Drop for BrainPlayer {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proven_results_are_read_from_both_message_forms() {
+        let read = |l: &str| message_eval(l);
+        assert_eq!(
+            read("MESSAGE depth 3-5 ev +M13 n 1 n/ms 1 tm 1 pv h8"),
+            Some(Eval::Win(13))
+        );
+        assert_eq!(
+            read("MESSAGE depth 3-5 ev -M2 n 1 n/ms 1 tm 1"),
+            Some(Eval::Loss(2))
+        );
+        assert_eq!(
+            read("MESSAGE depth 1-1 ev W9 winrate 1 n 0"),
+            Some(Eval::Win(9))
+        );
+        assert_eq!(read("MESSAGE depth 1-1 ev L4 n 0"), Some(Eval::Loss(4)));
+        assert_eq!(read("MESSAGE depth 9-12 ev 57 n 3 n/ms 1 tm 9 pv h8"), None);
+        assert_eq!(read("MESSAGE winrate 55.8 drawrate 0.0"), None);
     }
 }

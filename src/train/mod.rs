@@ -10,6 +10,7 @@
 //! - [`optim`]: Adam / SGD whose state can be checkpointed.
 //! - [`trainer`]: the training loop, checkpoints and resume.
 //! - [`arena`]: matches between two thinkers, with the Elo difference and its error bar.
+//! - [`tactics_suite`]: forced-win positions drawn from self-play, and how a thinker scores on them.
 //!
 //! The commands that drive them (`selfplay`, `train`, `match`, `promote`) and the player SPECs
 //! live in `crate::cli`.
@@ -30,6 +31,7 @@ pub mod policy_player;
 pub mod random_openings;
 pub mod records;
 pub mod selfplay;
+pub mod tactics_suite;
 #[cfg(feature = "torch")]
 pub mod trainer;
 

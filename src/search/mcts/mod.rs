@@ -9,7 +9,7 @@
 //! - `outcome`: the final move (visits guarded by a lower confidence bound), PV, ranking;
 //! - `tactics`: the slot for a tactical solver;
 //! - `noise`: Dirichlet noise for self-play;
-//! - `verify`: forced-win checks of the moves the search favours, budgets growing with visits.
+//! - `verify`: the chosen move checked for the opponent's forced win with the time an early stop saves.
 mod movegen;
 mod node;
 mod noise;
@@ -140,43 +140,51 @@ fn excluded_indices(board: &Board, blocked: &[Point]) -> Vec<usize> {
     out
 }
 
+/// What the monitor decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Continue,
+    /// A limit is reached (depth, the target with a settled choice) or the move is forced.
+    Finish,
+    /// Smart stop: the most visited move can no longer be overtaken before the target.
+    Settled,
+}
+
 /// The stop checks beyond the cheap ones, run every few milliseconds by one thread: the target
 /// deadline (extended while the choice is unsettled), the depth limit and smart stopping.
-fn monitor(s: &SharedSearch<'_>, params: &MctsParams, board: &Board) {
+fn monitor(s: &SharedSearch<'_>, params: &MctsParams, board: &Board) -> Verdict {
     let root = s.tree.root();
     let now = Instant::now();
     if let Some(depth) = s.limits.max_depth {
         let first = outcome::best_edge(root, params);
         if outcome::principal_variation(root, board, first).len() as u32 >= depth {
-            s.finish();
-            return;
+            return Verdict::Finish;
         }
     }
     let Some(target) = s.limits.target else {
-        return;
+        return Verdict::Continue;
     };
     if now >= target {
         // Past the target with the most visited move not the one we would play: allow up to
         // as much time again (never past the hard deadline) for the choice to settle.
         let extended = target + target.saturating_duration_since(s.started);
         if outcome::is_settled(root, params) || now >= extended {
-            s.finish();
+            return Verdict::Finish;
         }
-        return;
+        return Verdict::Continue;
     }
     if !params.smart_stop {
-        return;
+        return Verdict::Continue;
     }
     let edges = root.edges();
     if edges.len() == 1 {
         // A forced move: nothing to think about.
-        s.finish();
-        return;
+        return Verdict::Finish;
     }
     let done = s.playouts.load(Ordering::Relaxed);
     let elapsed = now.duration_since(s.started).as_secs_f64();
     if done < 200 || elapsed <= 0.0 {
-        return;
+        return Verdict::Continue;
     }
     let left = target.saturating_duration_since(now).as_secs_f64();
     let still_to_come = done as f64 / elapsed * left;
@@ -190,8 +198,9 @@ fn monitor(s: &SharedSearch<'_>, params: &MctsParams, board: &Board) {
         }
     }
     if (top[0] - top[1]) as f64 > still_to_come {
-        s.finish();
+        return Verdict::Settled;
     }
+    Verdict::Continue
 }
 
 impl Thinker for MctsThinker {
@@ -243,10 +252,18 @@ impl Thinker for MctsThinker {
             main.run(search, || {
                 if checked.elapsed() >= MONITOR_EVERY {
                     checked = Instant::now();
-                    monitor(search, params, board);
-                    if let Some(check) = tactics {
-                        if params.verify && !search.should_stop() {
-                            verifier.step(search, check, board);
+                    match monitor(search, params, board) {
+                        Verdict::Continue => {}
+                        Verdict::Finish => search.finish(),
+                        Verdict::Settled => {
+                            // The time the early stop saves checks the choice for a forced
+                            // loss first; a refuted move sends the search on.
+                            let refuted = tactics.filter(|_| params.verify).is_some_and(|check| {
+                                verifier.refutes_choice(search, params, check, board)
+                            });
+                            if !refuted {
+                                search.finish();
+                            }
                         }
                     }
                 }
@@ -296,10 +313,11 @@ impl Thinker for MctsThinker {
         };
         drop(search);
         log::debug!(
-            "{}: {stats:?}; verification: {} checks, {} proofs",
+            "{}: {stats:?}; verification: {} checks, {} proofs, {:?}",
             self.name,
             verifier.checks,
-            verifier.proofs
+            verifier.proofs,
+            verifier.spent
         );
         self.last = Some(stats);
         self.tree = Some(tree);

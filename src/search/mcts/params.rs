@@ -26,8 +26,8 @@ pub struct MctsParams {
     pub tree_memory_share: f32,
     /// Stop before the target time when the best move can no longer change, or is the only one.
     pub smart_stop: bool,
-    /// Check the favoured moves for forced wins while searching (`verify`), when a tactical
-    /// check is plugged in.
+    /// When the smart stop fires, check the chosen move for the opponent's forced win with the
+    /// time it saves (a tactical check must be plugged in).
     pub verify: bool,
     /// Where the opponent threatens a VCF, search only the moves that refute it (a tactical
     /// check must be plugged in).
