@@ -4,11 +4,14 @@
 //! Run briefly with `cargo bench --bench solver -- --warm-up-time 1 --measurement-time 3`.
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hoshi::game::{Board, MoveOutcome, Point, Rule};
-use hoshi::solver::suite::{self, Kind};
+#[path = "../tests/support/solver_suite.rs"]
+#[allow(dead_code)]
+mod suite;
 use hoshi::solver::{Budget, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::ops::Range;
+use suite::Kind;
 
 /// Table size for the benchmarks: big enough for every search here, cheap to clear.
 const TABLE_BITS: u32 = 16;

@@ -15,7 +15,8 @@
 //! for attacks the lengths of the wins seen.
 use hoshi::config::Config;
 use hoshi::game::Rule;
-use hoshi::search::{with_solver, Limits, MctsThinker, Thinker};
+use hoshi::search::{Limits, Thinker};
+use hoshi::setup::{classical_mcts, engine_thinker, mcts_params, with_solver};
 use hoshi::solver::Solver;
 use hoshi::train::brain_player::BrainPlayer;
 use hoshi::train::tactics_suite::{classify, score, Case, Effort, Kind};
@@ -65,7 +66,7 @@ fn generate(args: &[String]) {
         .open(&out)
         .expect("open the suite file");
     let config = Config::default();
-    let mut params = config.mcts_params();
+    let mut params = mcts_params(&config);
     params.root_noise = None;
     let mut rng = StdRng::seed_from_u64(seed);
     let options = PlayOptions {
@@ -80,8 +81,8 @@ fn generate(args: &[String]) {
     for game in 0..games {
         let opening =
             random_opening(size, size, rule, &OpeningConfig::default(), &mut rng).expect("opening");
-        let mut black = with_solver(MctsThinker::classical(params.clone()));
-        let mut white = with_solver(MctsThinker::classical(params.clone()));
+        let mut black = with_solver(classical_mcts(params.clone()));
+        let mut white = with_solver(classical_mcts(params.clone()));
         let seats = Seats::Match {
             black: black.as_mut(),
             white: white.as_mut(),
@@ -174,7 +175,7 @@ fn run(args: &[String]) {
                 Some(path) => Config::from_file(std::path::Path::new(&path)).expect("config"),
                 None => Config::default(),
             };
-            hoshi::search::default_thinker(&config)
+            engine_thinker(&config)
         }
     };
     // (kind, rule and size) -> (solved, total); the lengths of the attacks seen.

@@ -1,14 +1,14 @@
 //! Configuration: `config/hoshi.toml`, read with serde + toml.
 //!
 //! The shipped file is compiled in as the defaults, so a user's file only needs the keys it
-//! changes. Unknown keys and bad values are errors that name the key.
-use crate::search::evaluator::{NetworkSettings, RefineSettings};
-use crate::search::mcts::{MctsParams, RootNoise};
-use crate::search::Style;
+//! changes. Unknown keys and bad values are errors that name the key. Plain data: `setup`
+//! turns the sections into search parameters and thinkers.
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use thiserror::Error;
+
+/// The largest `network.refine_value_weight` (the search's largest estimate weight).
+pub const MAX_REFINE_VALUE_WEIGHT: u32 = 32767;
 
 /// The default configuration, exactly as shipped in `config/hoshi.toml`.
 pub const DEFAULT_TOML: &str = include_str!("../config/hoshi.toml");
@@ -193,7 +193,7 @@ impl Config {
             return Err(invalid("search.threads", "at most 1024"));
         }
         let s = &self.search;
-        if Style::from_protocol(s.style).is_none() {
+        if !(0..=2).contains(&s.style) {
             return Err(invalid(
                 "search.style",
                 "expected 0 (defensive), 1 (classic) or 2 (offensive)",
@@ -247,60 +247,10 @@ impl Config {
         if !(0.0..=1.0).contains(&n.refine_policy_mix) {
             return Err(invalid("network.refine_policy_mix", "must be in [0, 1]"));
         }
-        if n.refine_value_weight > crate::search::mcts::MAX_ESTIMATE_WEIGHT {
+        if n.refine_value_weight > MAX_REFINE_VALUE_WEIGHT {
             return Err(invalid("network.refine_value_weight", "at most 32767"));
         }
         Ok(())
-    }
-
-    /// The tree search's parameters from `[search]`.
-    pub fn mcts_params(&self) -> MctsParams {
-        let s = &self.search;
-        MctsParams {
-            exploration: s.exploration as f32,
-            fpu_reduction: s.fpu_reduction as f32,
-            virtual_loss: s.virtual_loss as f32,
-            style: Style::from_protocol(s.style).unwrap_or_default(),
-            lcb_z: s.lcb_z as f32,
-            tree_memory_share: s.tree_memory_share as f32,
-            smart_stop: s.smart_stop,
-            verify: s.verify_threats,
-            tree_defence: s.tree_defence,
-            three_defence: s.three_defence,
-            root_noise: s.selfplay_noise.then_some(RootNoise {
-                alpha: s.dirichlet_alpha as f32,
-                fraction: s.noise_fraction as f32,
-            }),
-            classical_prior_sharpness: s.classical_prior_sharpness as f32,
-            tree_cap_bytes: s.tree_cap_mib.saturating_mul(1 << 20),
-        }
-    }
-
-    /// The network to search with, or `None` for the classical evaluator (`search.network = ""`).
-    pub fn network_settings(&self) -> Option<NetworkSettings> {
-        let path = self.search.network.trim();
-        (!path.is_empty()).then(|| self.network_settings_at(PathBuf::from(path)))
-    }
-
-    /// The `[network]` settings for the network file at `path`.
-    pub fn network_settings_at(&self, path: PathBuf) -> NetworkSettings {
-        let n = &self.network;
-        NetworkSettings {
-            path,
-            device: n.device.clone(),
-            max_batch: n.max_batch,
-            batch_deadline: Duration::from_micros(n.batch_deadline_us),
-            cache_entries: n.cache_entries,
-            random_symmetry: n.random_symmetry,
-            search_threads: n.search_threads,
-            cpu_threads: n.cpu_threads,
-            // `refine_after_visits > 0` asks for the hybrid search.
-            refine: (n.refine_after_visits > 0).then_some(RefineSettings {
-                after_visits: n.refine_after_visits,
-                policy_mix: n.refine_policy_mix as f32,
-                value_weight: n.refine_value_weight,
-            }),
-        }
     }
 }
 
@@ -425,69 +375,6 @@ mod tests {
         assert!(e.to_string().contains("protocol.mode"), "{e}");
         let e = Config::from_toml_str("[time]\nsafety_margin_ms = -5\n", "test").unwrap_err();
         assert!(e.to_string().contains("time.safety_margin_ms"), "{e}");
-    }
-
-    #[test]
-    fn search_and_network_keys_reach_the_search() {
-        let c = Config::default();
-        // The shipped network is the default, and it is in the repository.
-        let shipped = c.network_settings().expect("a default network");
-        assert_eq!(shipped.path, PathBuf::from("networks/hoshi-4x32-g0"));
-        assert_eq!(shipped.search_threads, 4);
-        assert_eq!(
-            shipped.refine,
-            Some(RefineSettings {
-                after_visits: 64,
-                policy_mix: 1.0,
-                value_weight: 64,
-            }),
-            "the hybrid search is the default"
-        );
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        for ext in ["safetensors", "toml"] {
-            assert!(
-                root.join(shipped.path.with_extension(ext)).is_file(),
-                "{ext}"
-            );
-        }
-        let c = Config::from_toml_str("[search]\nnetwork = \"\"\n", "test").unwrap();
-        assert_eq!(c.network_settings(), None, "\"\" = the classical evaluator");
-        assert_eq!(c.mcts_params().style, Style::Classic);
-        assert_eq!(c.mcts_params().root_noise, None);
-        let c = Config::from_toml_str(
-            "[search]\nnetwork = \"nets/a\"\nstyle = 0\nselfplay_noise = true\nexploration = 2.5\n\
-             [network]\ndevice = \"cuda:1\"\nmax_batch = 16\nbatch_deadline_us = 250\n\
-             refine_after_visits = 0\n",
-            "test",
-        )
-        .unwrap();
-        let p = c.mcts_params();
-        assert_eq!(p.style, Style::Defensive);
-        assert_eq!(p.exploration, 2.5);
-        assert!(p.root_noise.is_some());
-        let n = c.network_settings().unwrap();
-        assert_eq!(n.path, PathBuf::from("nets/a"));
-        assert_eq!(n.device, "cuda:1");
-        assert_eq!(n.max_batch, 16);
-        assert_eq!(n.batch_deadline, Duration::from_micros(250));
-        assert_eq!(
-            n.refine, None,
-            "refine_after_visits = 0: the net on every leaf"
-        );
-        let c = Config::from_toml_str(
-            "[network]\nrefine_after_visits = 64\nrefine_value_weight = 32\nrefine_policy_mix = 0.5\n",
-            "test",
-        )
-        .unwrap();
-        let refine = c.network_settings().unwrap().refine;
-        assert_eq!(
-            refine,
-            Some(RefineSettings {
-                after_visits: 64,
-                policy_mix: 0.5,
-                value_weight: 32,
-            })
-        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ fn p(x: u8, y: u8) -> Point {
 }
 
 fn thinker() -> MctsThinker {
-    MctsThinker::classical(MctsParams::default())
+    hoshi::setup::classical_mcts(MctsParams::default())
 }
 
 /// A search limited by playouts (and a generous time cap, so a slow machine cannot hang it).

@@ -5,12 +5,14 @@
 //! Everything here judges the solver with the board's public API only (`play`, `outcome_of`,
 //! `is_win_move`, `is_forbidden`), never with the solver's own helpers.
 use hoshi::game::{Board, Color, MoveOutcome, Point, Rule};
-use hoshi::solver::suite::{self, Expect, Kind};
+#[path = "support/solver_suite.rs"]
+mod suite;
 use hoshi::solver::{Budget, Outcome, ProvenResult, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use suite::{Expect, Kind};
 
 // ---------------------------------------------------------------------------------------------
 // Independent judges

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use hoshi::game::{Board, Rule};
 use hoshi::nn::{Arch, Network};
-use hoshi::search::classical::ClassicalPlayer;
+use hoshi::search::one_ply::ClassicalPlayer;
 use hoshi::search::Thinker;
 use hoshi::train::arena::{elo_estimate, elo_from_score, ThinkerPair};
 use hoshi::train::records::{read_dir, read_shard, shard_paths};

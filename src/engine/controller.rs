@@ -7,7 +7,7 @@
 //! out as typed [`Answer`]s through an [`AnswerSink`]; which dialect is spoken is not known here.
 use super::answer::{Answer, AnswerSink};
 use super::game_state::{GameState, PositionError};
-use super::openings::{self, OpeningAnswer, Step};
+use super::opening_duties::{self, OpeningAnswer, Step};
 use super::request::{Command, Field, InfoKey, Request};
 use super::settings::Settings;
 use super::turn::{ponder_limits, MatchClock};
@@ -254,16 +254,16 @@ impl Controller {
             }
             Command::Swap2Board(stones) => {
                 let board = self.opening_board(&stones);
-                self.opening(at, board, openings::swap2)?;
+                self.opening(at, board, opening_duties::swap2)?;
             }
             Command::SwapBoard(stones) => {
                 let board = self.opening_board(&stones);
-                self.opening(at, board, openings::swap)?;
+                self.opening(at, board, opening_duties::swap)?;
             }
             Command::YxSwap2Step(_) => {
                 // The position comes from the yxboard before it: 0, 3 or 5 stones.
                 let board = self.current_board();
-                self.opening(at, board, openings::swap2)?;
+                self.opening(at, board, opening_duties::swap2)?;
             }
             Command::Balance { n, stones } => {
                 let board = self.balance_board(&stones);
@@ -432,7 +432,7 @@ impl Controller {
 
     /// The current board with `stones` played in order (SWAP2BOARD, SWAPBOARD).
     fn opening_board(&self, stones: &[Point]) -> Result<Board, String> {
-        openings::opening_board(self.game()?.board(), stones)
+        opening_duties::opening_board(self.game()?.board(), stones)
     }
 
     /// BALANCE n: the block's position (our game stays as it was).

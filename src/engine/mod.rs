@@ -6,14 +6,13 @@
 //! Files: `request` (what can be asked), `answer` (what comes back, and the sink), `controller`
 //! (the life cycle and dispatch), `settings` (INFO → settings, checked), `turn` (one search's
 //! limits and the match's time account), `clock` (the manager's time rules → a move's budget),
-//! `game_state` (the game as the protocol sees it), `openings` (swap, swap2, balance),
-//! `worker` (a job on the search thread), `legacy` (the file protocol's one-move run).
+//! `game_state` (the game as the protocol sees it), `opening_duties` (swap, swap2, balance),
+//! `worker` (a job on the search thread).
 mod answer;
 pub mod clock;
 mod controller;
 mod game_state;
-pub mod legacy;
-mod openings;
+mod opening_duties;
 pub mod request;
 mod settings;
 mod turn;
@@ -23,3 +22,4 @@ pub use answer::{Answer, AnswerSink};
 pub use controller::{Controller, Event};
 pub use game_state::{GameState, PositionError};
 pub use request::{Command, Field, InfoKey, Request};
+pub use turn::lone_turn_limits;

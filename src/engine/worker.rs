@@ -1,6 +1,6 @@
 //! Runs a job with the thinker on a worker thread, so the controller keeps reading commands
 //! meanwhile (STOP, yxstop and END act at once).
-use super::openings::OpeningAnswer;
+use super::opening_duties::OpeningAnswer;
 use crate::search::{ThinkRequest, ThinkResult, Thinker};
 use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, Ordering};

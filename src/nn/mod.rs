@@ -12,7 +12,7 @@
 //! - [`device`]: `cpu` / `cuda` / `cuda:N`, loading libtorch's CUDA library at run time.
 //! - [`cache`]: a bounded evaluation cache keyed by position hash.
 //! - [`service`]: the batching evaluator thread and the blocking [`EvalClient`] used by search threads.
-//! - [`bench`](mod@bench): throughput measurements for the `bench` subcommand.
+//! - [`throughput`]: throughput measurements for the `bench` subcommand.
 //! - `board_source`: the engine's `Board` as a [`FeatureSource`].
 //!
 //! ```no_run
@@ -30,8 +30,6 @@
 //! # }
 //! # Ok::<(), hoshi::nn::NnError>(())
 //! ```
-#[cfg(feature = "torch")]
-pub mod bench;
 mod board_source;
 pub mod cache;
 pub mod device;
@@ -45,6 +43,8 @@ pub mod model;
 #[cfg(feature = "torch")]
 pub mod service;
 pub mod symmetry;
+#[cfg(feature = "torch")]
+pub mod throughput;
 
 pub use cache::{CacheStats, EvalCache};
 pub use device::DeviceSpec;

@@ -146,7 +146,7 @@ impl EvalService {
             client_seeds: AtomicU64::new(0),
             started: Instant::now(),
         });
-        let worker = Evaluator::new(network, receiver, Arc::clone(&shared));
+        let worker = BatchRunner::new(network, receiver, Arc::clone(&shared));
         let thread = std::thread::Builder::new()
             .name("nn-evaluator".into())
             .spawn(move || worker.run())
@@ -219,7 +219,7 @@ impl Drop for EvalService {
 }
 
 /// The state of the evaluator thread.
-struct Evaluator {
+struct BatchRunner {
     network: Network,
     receiver: Receiver<Message>,
     shared: Arc<Shared>,
@@ -232,10 +232,10 @@ struct Evaluator {
     wdl_out: Vec<f32>,
 }
 
-impl Evaluator {
-    fn new(network: Network, receiver: Receiver<Message>, shared: Arc<Shared>) -> Evaluator {
+impl BatchRunner {
+    fn new(network: Network, receiver: Receiver<Message>, shared: Arc<Shared>) -> BatchRunner {
         let max = shared.config.max_batch;
-        Evaluator {
+        BatchRunner {
             network,
             receiver,
             batch: Vec::with_capacity(max),

@@ -7,8 +7,9 @@
 //! `parser` (the stateful line parser → `Command`s), `dialect` (which words and INFO keys each
 //! mode takes, and its coordinates), `coords` (Yixin-Board's transposed points), `writer`
 //! (`engine::Answer` → lines on the `Output`), `format` (the answer lines), `report` (the search
-//! summary MESSAGE and the INFO PV blocks), `output` (the one writer of stdout), `emit` (the
-//! manager side: commands → lines), `legacy` (the old file protocol's contents). The request
+//! summary MESSAGE and the INFO PV blocks), `output` (the one writer of stdout), `emit` (tests only: the
+//! manager side: commands → lines), `dat_files` (the old file protocol's contents), `file_brain` (its one-move run: the `hoshi`
+//! binary). The request
 //! types themselves (`Command`, `InfoKey`, `Field`) are the engine's, re-exported here.
 //!
 //! Typical use, as the reader does it:
@@ -65,10 +66,12 @@
 //!   by the brain (answers) and never confused with the manager's `INFO key value` (input).
 //! - `SUGGEST x,y` is only ever an answer; a `SUGGEST` line coming in is `Unknown`.
 pub mod coords;
+pub mod dat_files;
 pub mod dialect;
-pub mod emit;
+#[cfg(test)]
+mod emit;
+pub mod file_brain;
 pub mod format;
-pub mod legacy;
 pub mod parser;
 mod reader;
 pub mod report;

@@ -11,8 +11,8 @@
 //!   points, or with a four of its own that the attacker must answer first.
 //!
 //! Modules: `budget` (limits), `table` (transposition table), `threats` (threat geometry),
-//! `search` (the AND/OR search and its winning lines), `suite` (reference positions for tests and
-//! benchmarks).
+//! `proof_search` (the AND/OR search and its winning lines). The reference positions for tests and
+//! benchmarks live in `tests/support/solver_suite.rs`.
 //!
 //! How a tree search uses it (one `Solver` per thread; the table is reused across calls):
 //! - at a new node, [`Solver::quick`]: a proven win (play the line's first move) or loss;
@@ -25,8 +25,7 @@
 //! four completing on a forbidden point, the 11x11 square) around the threat; a stone farther
 //! away that flips a forbidden point through a chain of "real three" checks is not considered.
 mod budget;
-mod search;
-pub mod suite;
+mod proof_search;
 mod table;
 mod threats;
 
@@ -34,7 +33,7 @@ pub use budget::{Budget, DEFAULT_VCT_DEPTH};
 
 use crate::game::{Board, Color, Point};
 use budget::Meter;
-use search::{Mode, RootResult, Search};
+use proof_search::{Mode, ProofSearch, RootResult};
 use table::Table;
 use threats::{five_blocks, legal, put, zone};
 
@@ -173,7 +172,7 @@ impl Solver {
     }
 
     fn solve(&mut self, board: &Board, attacker: Color, budget: Budget, mode: Mode) -> Outcome {
-        let mut search = Search::new(
+        let mut search = ProofSearch::new(
             sync_scratch(&mut self.scratch, board),
             &mut self.table,
             Meter::new(&budget),
@@ -212,7 +211,7 @@ impl Solver {
             self.nodes = 0;
             return Some(own_fives.into_iter().map(|i| board.point(i)).collect());
         }
-        let mut search = Search::new(
+        let mut search = ProofSearch::new(
             sync_scratch(&mut self.scratch, board),
             &mut self.table,
             Meter::new(&budget),

@@ -14,8 +14,8 @@ use rand::SeedableRng;
 use crate::search::Thinker;
 
 use super::error::TrainError;
-use super::openings::OpeningConfig;
-use super::playout::{play_game, PlayOptions, Seats};
+use super::game_play::{play_game, PlayOptions, Seats};
+use super::random_openings::OpeningConfig;
 use super::records::GameResult;
 use super::selfplay::Variant;
 

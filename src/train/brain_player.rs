@@ -9,7 +9,7 @@
 //! failure (counted in its name's log line) and the move is made by the classical player instead,
 //! so that one broken game does not end the match.
 use crate::game::{Color, Point};
-use crate::search::classical::best_move;
+use crate::search::one_ply::best_move;
 use crate::search::{Eval, SearchInfo, ThinkRequest, ThinkResult, Thinker};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};

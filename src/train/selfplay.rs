@@ -21,8 +21,8 @@ use crate::game::{Rule, MAX_SIZE, MIN_SIZE};
 use crate::search::Thinker;
 
 use super::error::TrainError;
-use super::openings::{random_opening, OpeningConfig};
-use super::playout::{play_game, PlayOptions, Seats};
+use super::game_play::{play_game, PlayOptions, Seats};
+use super::random_openings::{random_opening, OpeningConfig};
 use super::records::{check_worker_id, read_shard, worker_shards, GameResult, ShardWriter};
 
 /// A rule and a board size.
@@ -254,7 +254,7 @@ pub fn run_selfplay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::classical::ClassicalPlayer;
+    use crate::search::one_ply::ClassicalPlayer;
     use crate::train::records::read_dir;
 
     #[test]

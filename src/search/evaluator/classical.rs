@@ -1,9 +1,9 @@
-//! The classical evaluator: priors from the one-ply pattern score (`classical::point_score`)
+//! The classical evaluator: priors from the one-ply pattern score (`one_ply::point_score`)
 //! through a softmax over the moves, value from the balance of threats and shapes.
 use super::{softmax_in_place, Evaluator, Leaf, LeafEvaluator};
+use super::{NearPoint, Wdl};
 use crate::game::{Board, Color, Pattern, Threat};
-use crate::search::classical::{line_value, point_score_with};
-use crate::search::mcts::{NearPoint, Wdl};
+use crate::search::one_ply::{line_value, point_score_with};
 
 /// The network-free evaluator (the default).
 #[derive(Clone, Debug)]

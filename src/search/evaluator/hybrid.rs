@@ -5,12 +5,12 @@
 use std::time::Duration;
 
 use super::network::NetworkLeaf;
+use super::Wdl;
 use super::{
     ClassicalEvaluator, ClassicalLeaf, Evaluator, Leaf, LeafEvaluator, NetworkEvaluator,
     RefineSettings, Refinement,
 };
 use crate::nn::{Network, NnError, ServiceConfig};
-use crate::search::mcts::Wdl;
 
 pub struct HybridEvaluator {
     classical: ClassicalEvaluator,

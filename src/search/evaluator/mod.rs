@@ -11,16 +11,20 @@
 mod classical;
 #[cfg(feature = "torch")]
 mod hybrid;
+mod near;
 #[cfg(feature = "torch")]
 mod network;
 mod settings;
+mod wdl;
 
 pub use classical::{ClassicalEvaluator, ClassicalLeaf};
 #[cfg(feature = "torch")]
 pub use hybrid::HybridEvaluator;
+pub use near::{threat_of, NearPoint};
 #[cfg(feature = "torch")]
 pub use network::{load_network_evaluator, service_config, set_cpu_threads, NetworkEvaluator};
 pub use settings::{NetworkSettings, RefineSettings};
+pub use wdl::Wdl;
 
 /// Without libtorch no network loads: always [`NoTorch`](crate::nn::NnError::NoTorch).
 #[cfg(not(feature = "torch"))]
@@ -31,7 +35,6 @@ pub fn load_network_evaluator(
     Err(crate::nn::NnError::NoTorch("load a network"))
 }
 
-use super::mcts::{NearPoint, Wdl};
 use crate::game::Board;
 
 /// A position to evaluate.

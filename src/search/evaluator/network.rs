@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::Wdl;
 use super::{ClassicalLeaf, Evaluator, HybridEvaluator, Leaf, LeafEvaluator, NetworkSettings};
 use crate::nn::{parse_device, EvalClient, EvalService, Network, NnError, ServiceConfig};
-use crate::search::mcts::Wdl;
 
 /// The evaluator `settings` ask for: the network on every leaf, or the hybrid.
 pub fn load_network_evaluator(

@@ -5,7 +5,7 @@
 //! - `node`: nodes and edges (atomic statistics, proofs, lazily created children);
 //! - `tree`: the root position, the memory budget, re-rooting after moves;
 //! - `movegen`: rule-decided results and the moves worth searching;
-//! - `playout`: the per-thread loop (select, expand, evaluate, back up);
+//! - `threads`: the shared state of one search and each thread's loop (select, expand, evaluate, back up);
 //! - `outcome`: the final move (visits guarded by a lower confidence bound), PV, ranking;
 //! - `tactics`: the slot for a tactical solver;
 //! - `noise`: Dirichlet noise for self-play;
@@ -15,13 +15,13 @@ mod node;
 mod noise;
 mod outcome;
 mod params;
-mod playout;
 mod tactics;
+mod threads;
 mod tree;
 mod verify;
 
-pub use movegen::{Analysis, MoveGen, NearPoint};
-pub use node::{Proof, Wdl, MAX_ESTIMATE_WEIGHT};
+pub use movegen::{Analysis, MoveGen};
+pub use node::{Proof, MAX_ESTIMATE_WEIGHT};
 pub use params::{MctsParams, RootNoise};
 pub use tactics::TacticalCheck;
 
@@ -29,11 +29,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::evaluator::{ClassicalEvaluator, Evaluator};
+use super::evaluator::Evaluator;
 use super::think::{ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
 use crate::game::{Board, Point};
 use node::Expansion;
-use playout::{Search, Worker};
+use threads::{SearchThread, SharedSearch};
 use tree::Tree;
 
 /// How often the thread that runs the limits checks the expensive ones.
@@ -82,12 +82,6 @@ impl MctsThinker {
             name,
             progress: None,
         }
-    }
-
-    /// The MCTS over the classical evaluator.
-    pub fn classical(params: MctsParams) -> MctsThinker {
-        let evaluator = Arc::new(ClassicalEvaluator::new(params.classical_prior_sharpness));
-        MctsThinker::new(params, evaluator)
     }
 
     pub fn params(&self) -> &MctsParams {
@@ -158,7 +152,7 @@ enum Verdict {
 
 /// The stop checks beyond the cheap ones, run every few milliseconds by one thread: the target
 /// deadline (extended while the choice is unsettled), the depth limit and smart stopping.
-fn monitor(s: &Search<'_>, params: &MctsParams, board: &Board) -> Verdict {
+fn monitor(s: &SharedSearch<'_>, params: &MctsParams, board: &Board) -> Verdict {
     let root = s.tree.root();
     let now = Instant::now();
     if let Some(depth) = s.limits.max_depth {
@@ -228,7 +222,7 @@ impl Thinker for MctsThinker {
         let threads = self.evaluator.search_threads(request.limits.threads);
         let params = &self.params;
 
-        let mut search = Search::new(
+        let mut search = SharedSearch::new(
             &tree,
             params,
             &request.limits,
@@ -236,7 +230,7 @@ impl Thinker for MctsThinker {
             self.tactics.as_deref(),
         );
         search.refinement = self.evaluator.refinement();
-        let mut main = Worker::new(self.evaluator.leaf_evaluator(), board);
+        let mut main = SearchThread::new(self.evaluator.leaf_evaluator(), board);
         if tree.root().expansion() != Expansion::Expanded {
             main.expand_root(&search);
         }
@@ -248,7 +242,7 @@ impl Thinker for MctsThinker {
             let search = &search;
             for _ in 1..threads {
                 let leaf = self.evaluator.leaf_evaluator();
-                scope.spawn(move || Worker::new(leaf, board).run(search, || {}));
+                scope.spawn(move || SearchThread::new(leaf, board).run(search, || {}));
             }
             let mut checked = Instant::now();
             let mut reported = Instant::now();
@@ -293,8 +287,7 @@ impl Thinker for MctsThinker {
             best = None;
         }
         if best.is_none() {
-            best =
-                super::classical::best_move(board, &request.blocked).map(|(i, _)| board.point(i));
+            best = super::one_ply::best_move(board, &request.blocked).map(|(i, _)| board.point(i));
         }
         let pv = match best_edge {
             Some(_) if best.is_some() => outcome::principal_variation(root, board, best_edge),
@@ -411,7 +404,7 @@ fn search_info(
 
 /// The search so far, for progress reports, and its current best move.
 fn snapshot(
-    s: &Search<'_>,
+    s: &SharedSearch<'_>,
     params: &MctsParams,
     board: &Board,
     started: Instant,

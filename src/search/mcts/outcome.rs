@@ -1,8 +1,9 @@
 //! Reading the answer out of the tree: the move to play, the principal variation, the ranked
 //! root moves and the evaluation.
-use super::node::{Node, Proof, Wdl};
+use super::node::{Node, Proof};
 use super::params::MctsParams;
 use crate::game::{Board, Color, Point};
+use crate::search::evaluator::Wdl;
 use crate::search::Eval;
 
 /// The child of edge `i`'s value for the player choosing it, exact when proven.

@@ -181,7 +181,7 @@ mod tests {
         expand(child, &b1, &[Point::new(9, 9)]);
         let grandchild = child.child_or_create(0, &tree).unwrap();
         grandchild.add_in_flight();
-        grandchild.record(crate::search::mcts::Wdl::WIN);
+        grandchild.record(crate::search::evaluator::Wdl::WIN);
         tree.root().child_or_create(1, &tree).unwrap();
         assert_eq!(tree.node_count(), 4);
 

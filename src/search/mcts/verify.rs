@@ -5,8 +5,8 @@
 //! runs out) the search stops as it would have. A move is checked once per search.
 use super::outcome;
 use super::params::MctsParams;
-use super::playout::{update_proof, Search};
 use super::tactics::TacticalCheck;
+use super::threads::{update_proof, SharedSearch};
 use crate::game::Board;
 use std::time::{Duration, Instant};
 
@@ -27,7 +27,7 @@ impl Verifier {
     /// Checks the move the search would play now (once); true when it is proven lost.
     pub fn refutes_choice(
         &mut self,
-        s: &Search<'_>,
+        s: &SharedSearch<'_>,
         params: &MctsParams,
         check: &dyn TacticalCheck,
         board: &Board,
@@ -107,7 +107,9 @@ mod tests {
             verify,
             ..MctsParams::default()
         };
-        let mut thinker = MctsThinker::classical(params);
+        let sharpness = params.classical_prior_sharpness;
+        let evaluator = Arc::new(crate::search::evaluator::ClassicalEvaluator::new(sharpness));
+        let mut thinker = MctsThinker::new(params, evaluator);
         thinker.set_tactical_check(Some(oracle.clone()));
         let now = Instant::now();
         let request = ThinkRequest {

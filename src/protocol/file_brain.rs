@@ -2,9 +2,10 @@
 //!
 //! The manager writes PLOCHA.DAT (the board), TAH.DAT (`x` or `o`: who moves), TIMEOUTS.DAT
 //! and maybe INFO.DAT into the working directory, starts us, and reads our move back from
-//! TAH.DAT. `protocol::legacy` parses the contents; this module reads the files, builds the
-//! position, searches under the clock, writes `x,y` to TAH.DAT and a one-line summary to
-//! MSG.DAT. On any problem (a missing or malformed file, an impossible position, a full board)
+//! TAH.DAT. `dat_files` parses the contents; this module reads the files, builds the
+//! position, searches under the clock (the manager's time and memory become INFO keys, and
+//! `engine::lone_turn_limits` gives the limits by the controller's own rule), writes `x,y` to
+//! TAH.DAT and a one-line summary to MSG.DAT. On any problem (a missing or malformed file, an impossible position, a full board)
 //! it writes a one-line explanation to MSG.DAT, leaves TAH.DAT as the manager wrote it and
 //! exits non-zero: no move is better than a made-up one.
 //!
@@ -26,15 +27,14 @@
 //! INFO.DAT's `folder` is where a brain may keep persistent files (in `<folder>/hoshi`); Hoshi
 //! keeps no state between moves, so it writes nothing there and creates no folder. Logs go to
 //! stderr.
-use super::clock::TimeSettings;
-use super::request::InfoKey;
-use crate::config::{Config, TimeConfig};
-use crate::game::{Board, Color, Pattern, Point, Rule};
-use crate::protocol::legacy::{
+use super::dat_files::{
     format_tah, parse_info_dat, parse_plocha, parse_tah, parse_timeouts, LegacyBoard,
     LegacyTimeouts, Square, Symbol,
 };
-use crate::protocol::report::search_message;
+use super::report::search_message;
+use crate::config::Config;
+use crate::engine::{lone_turn_limits, InfoKey};
+use crate::game::{Board, Color, Pattern, Point, Rule};
 use crate::search::{Limits, ThinkRequest, Thinker};
 use std::io;
 use std::panic::AssertUnwindSafe;
@@ -347,67 +347,48 @@ fn five_on_board(board: &Board) -> Option<Point> {
     })
 }
 
-/// The clock for this move. INFO.DAT's values, in ms, win over TIMEOUTS.DAT's (whole seconds)
-/// when both are given; the margins come from the config.
-pub fn time_settings(
-    config: &TimeConfig,
-    timeouts: &LegacyTimeouts,
-    info: &[InfoKey],
-) -> TimeSettings {
+/// The INFO settings this move is played under, as the manager would send them: the turn's and
+/// the match's time (INFO.DAT's values, in ms, win over TIMEOUTS.DAT's whole seconds when both
+/// are given) and INFO.DAT's `max_memory`. Other INFO.DAT keys do not change how we play.
+pub fn turn_info(timeouts: &LegacyTimeouts, info: &[InfoKey]) -> Vec<InfoKey> {
     let last = |pick: fn(&InfoKey) -> Option<i64>| info.iter().rev().find_map(pick);
-    TimeSettings {
-        timeout_turn: last(|k| match k {
-            InfoKey::TimeoutTurn(v) => Some(*v),
-            _ => None,
-        })
-        .unwrap_or_else(|| timeouts.turn_ms()),
-        timeout_match: last(|k| match k {
-            InfoKey::TimeoutMatch(v) => Some(*v),
-            _ => None,
-        })
-        .unwrap_or(0),
-        time_left: Some(
+    let mut keys = vec![
+        InfoKey::TimeoutTurn(
+            last(|k| match k {
+                InfoKey::TimeoutTurn(v) => Some(*v),
+                _ => None,
+            })
+            .unwrap_or_else(|| timeouts.turn_ms()),
+        ),
+        InfoKey::TimeoutMatch(
+            last(|k| match k {
+                InfoKey::TimeoutMatch(v) => Some(*v),
+                _ => None,
+            })
+            .unwrap_or(0),
+        ),
+        InfoKey::TimeLeft(
             last(|k| match k {
                 InfoKey::TimeLeft(v) => Some(*v),
                 _ => None,
             })
             .unwrap_or(timeouts.time_left_ms),
         ),
-        time_increment: 0,
-        protocol_lag: config.protocol_lag_ms,
-        safety_margin: config.safety_margin_ms,
-        moves_to_go: config.moves_to_go,
-    }
+    ];
+    keys.extend(
+        last(|k| match k {
+            InfoKey::MaxMemory(v) => Some(*v),
+            _ => None,
+        })
+        .map(InfoKey::MaxMemory),
+    );
+    keys
 }
 
 /// The search limits for a move whose clock started at `started` (our process start: the
-/// manager times us from launch to exit).
+/// manager times us from launch to exit): the engine's one rule for a turn's limits.
 pub fn search_limits(config: &Config, input: &LegacyInput, started: Instant) -> Limits {
-    let budget = time_settings(&config.time, &input.timeouts, &input.info).budget(Duration::ZERO);
-    let threads = match config.search.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
-    let max_memory = input.info.iter().rev().find_map(|k| match k {
-        InfoKey::MaxMemory(v) => Some(*v),
-        _ => None,
-    });
-    let max_memory_bytes = match max_memory {
-        Some(v) if v > 0 => Some(v as u64),
-        Some(_) => None,
-        None => match config.search.default_max_memory_mib {
-            0 => None,
-            mib => Some(mib << 20),
-        },
-    };
-    Limits {
-        target: started.checked_add(budget.target),
-        hard: started.checked_add(budget.hard),
-        max_nodes: None,
-        max_depth: None,
-        threads,
-        max_memory_bytes,
-    }
+    lone_turn_limits(config, &turn_info(&input.timeouts, &input.info), started)
 }
 
 /// Our answer: the move for TAH.DAT and the line for MSG.DAT (`None`: leave MSG.DAT alone).
@@ -562,7 +543,7 @@ pub fn run(dir: &Path, config: &Config, thinker: &mut dyn Thinker, started: Inst
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::classical::ClassicalPlayer;
+    use crate::search::one_ply::ClassicalPlayer;
 
     fn plocha(rows: &[&str]) -> LegacyBoard {
         parse_plocha(&rows.join("\n")).unwrap()
@@ -733,21 +714,30 @@ mod tests {
             turn_seconds: 5,
             time_left_ms: 100_000,
         };
-        let s = time_settings(&config.time, &t, &[]);
-        assert_eq!(s.timeout_turn, 5000);
-        assert_eq!(s.time_left, Some(100_000));
-        assert_eq!(s.timeout_match, 0);
-        assert_eq!(s.safety_margin, config.time.safety_margin_ms);
-        // INFO.DAT is finer (ms) and wins.
+        assert_eq!(
+            turn_info(&t, &[]),
+            vec![
+                InfoKey::TimeoutTurn(5000),
+                InfoKey::TimeoutMatch(0),
+                InfoKey::TimeLeft(100_000)
+            ]
+        );
+        // INFO.DAT is finer (ms) and wins; its max_memory is passed on, its other keys are not.
         let info = [
             InfoKey::TimeoutTurn(2500),
             InfoKey::TimeLeft(148_150),
             InfoKey::TimeoutMatch(180_000),
+            InfoKey::MaxMemory(1 << 30),
+            InfoKey::ThreadNum(7),
         ];
-        let s = time_settings(&config.time, &t, &info);
         assert_eq!(
-            (s.timeout_turn, s.time_left, s.timeout_match),
-            (2500, Some(148_150), 180_000)
+            turn_info(&t, &info),
+            vec![
+                InfoKey::TimeoutTurn(2500),
+                InfoKey::TimeoutMatch(180_000),
+                InfoKey::TimeLeft(148_150),
+                InfoKey::MaxMemory(1 << 30)
+            ]
         );
         // Turn 0: answer at once.
         let fast = LegacyTimeouts {

@@ -1,23 +1,30 @@
 //! `pbrain-hoshi bench`: raw forward throughput of the network in use (or of a random 6x64
 //! network when none is configured) and the search's playouts per second with that network on
 //! every leaf, in the hybrid search (when the config refines) and with the classical evaluator,
-//! at 1 and 2 threads. [`run`] measures; the binary prints the
-//! [`BenchReport`]. A build without the `torch` feature measures the classical search only.
+//! at 1 and 2 threads. [`measure`] measures, [`run`] prints the [`BenchReport`]. A build without
+//! the `torch` feature measures the classical search only.
 use std::fmt;
+use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
-use super::classical::best_move;
-use super::evaluator::RefineSettings;
-use super::mcts::MctsThinker;
-use super::think::{Limits, ThinkRequest, Thinker};
+use clap::Args;
+
 use crate::config::Config;
 use crate::game::{Board, MoveOutcome, Point, Rule};
 use crate::nn::NnError;
+use crate::search::evaluator::RefineSettings;
+use crate::search::mcts::MctsThinker;
+use crate::search::one_ply::best_move;
+use crate::search::{Limits, ThinkRequest, Thinker};
+use crate::setup::{classical_mcts, mcts_params};
 #[cfg(feature = "torch")]
 use {
-    super::evaluator::{service_config, set_cpu_threads, HybridEvaluator, NetworkEvaluator},
-    crate::nn::bench::forward_throughput,
+    crate::nn::throughput::forward_throughput,
     crate::nn::{parse_device, Arch, Network, ServiceConfig},
+    crate::search::evaluator::{
+        service_config, set_cpu_threads, HybridEvaluator, NetworkEvaluator,
+    },
+    crate::setup::network_settings,
     std::path::PathBuf,
     std::sync::Arc,
     std::time::{Duration, Instant},
@@ -27,6 +34,31 @@ use {
 #[cfg(feature = "torch")]
 const FORWARD_BATCHES: [usize; 4] = [1, 8, 32, 128];
 const SEARCH_THREADS: [usize; 2] = [1, 2];
+
+/// `bench`'s options.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Seconds per measurement.
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
+    /// Board size (square) of the forward-pass measurements.
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+}
+
+/// Measures and prints the report to stdout.
+pub fn run(args: &BenchArgs, config: &Config) -> ExitCode {
+    match measure(config, args.seconds, args.size) {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pbrain-hoshi bench: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
 
 /// One search measurement with the network.
 #[derive(Clone, Debug)]
@@ -93,7 +125,7 @@ impl NetSource {
             device,
             path: None,
         };
-        let Some(settings) = config.network_settings() else {
+        let Some(settings) = network_settings(config) else {
             notes.push(
                 "no network configured (search.network = \"\"): measuring a random 6x64 network"
                     .into(),
@@ -127,7 +159,7 @@ impl NetSource {
 
 /// Runs every measurement, about `seconds` each; forward passes on a `size` x `size` board,
 /// searches on 15x15 middle games.
-pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, NnError> {
+pub fn measure(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, NnError> {
     let seconds = seconds.clamp(0.05, 60.0);
     let size = size.clamp(crate::game::MIN_SIZE, crate::game::MAX_SIZE);
     let mut report = BenchReport {
@@ -145,7 +177,7 @@ pub fn run(config: &Config, seconds: f64, size: usize) -> Result<BenchReport, Nn
 
     // Interleaved rounds, best round per thread count: a burst of load from another process
     // then lowers one round of each, not one side of the ratio.
-    let mut classical = MctsThinker::classical(config.mcts_params());
+    let mut classical = classical_mcts(mcts_params(config));
     let mut classical_search: Vec<(usize, f64)> =
         SEARCH_THREADS.iter().map(|&t| (t, 0.0)).collect();
     for _ in 0..CLASSICAL_ROUNDS {
@@ -210,9 +242,9 @@ fn measure_network(
         .map(|&b| (b, forward_throughput(&net, b, size, size, seconds)))
         .collect();
 
-    let params = config.mcts_params();
+    let params = mcts_params(config);
     let per_position = seconds / positions.len() as f64;
-    let service = match config.network_settings() {
+    let service = match network_settings(config) {
         Some(s) => service_config(&s),
         None => ServiceConfig {
             max_batch: config.network.max_batch,
@@ -253,7 +285,7 @@ fn measure_network(
     }
     drop(thinker);
     drop(evaluator);
-    let hybrid_search = match config.network_settings().and_then(|s| s.refine) {
+    let hybrid_search = match network_settings(config).and_then(|s| s.refine) {
         Some(refine) if source.path.is_some() => {
             let rates = hybrid_rates(&source, service, &params, refine, positions, per_position)?;
             Some((refine, rates))

@@ -4,7 +4,7 @@
 //! A case is a whole-board diagram (`x` black, `o` white, `.` empty; top row is `y = 0`, see
 //! `Board::from_diagram`): the side to move follows the stone count. Positions were composed by
 //! hand for this suite; each diagram's comment says what it is about.
-use crate::game::{Board, Color, Point, Rule};
+use hoshi::game::{Board, Color, Point, Rule};
 
 /// Which search a case is about.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -8,21 +8,17 @@
 //! | `FILE` | the MCTS over the network FILE | its root visit distribution |
 //! | `brain:COMMAND` | an external Gomocup brain ([`BrainPlayer`]), e.g. an older Hoshi build | its move |
 //!
-//! The two MCTS players are the engine's own (`search::default_thinker`): the threat solver at
+//! The two MCTS players are the engine's own (`setup::mcts_thinker`): the threat solver at
 //! the root and in the tree. The MCTS takes its parameters from the configuration's `[search]` section and the network
 //! its batching settings from `[network]`; exploration noise (self-play) is the MCTS's root
 //! Dirichlet noise with the configured alpha and fraction, or the policy player's own noise.
 use std::path::PathBuf;
 
-use crate::config::Config;
-use crate::search::classical::ClassicalPlayer;
-use crate::search::evaluator::{load_network_evaluator, NetworkSettings};
-use crate::search::mcts::RootNoise;
-use crate::search::{with_solver, MctsParams, MctsThinker, Thinker};
-
-use super::brain_player::BrainPlayer;
-use super::error::TrainError;
-use super::playout::PolicyTarget;
+use crate::search::evaluator::NetworkSettings;
+use crate::search::one_ply::ClassicalPlayer;
+use crate::search::Thinker;
+use crate::setup::{mcts_thinker, PlayerSetup};
+use crate::train::{BrainPlayer, PolicyTarget, TrainError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
@@ -72,16 +68,14 @@ impl PlayerSpec {
         params.root_noise = exploration.then_some(setup.noise);
         Ok(match self {
             PlayerSpec::Classical => Box::new(ClassicalPlayer),
-            PlayerSpec::Mcts => with_solver(MctsThinker::classical(params)),
+            PlayerSpec::Mcts => mcts_thinker(params, None)?,
             PlayerSpec::Policy(path) => policy_player(path, setup, exploration, seed)?,
             PlayerSpec::Network(path) => {
                 let settings = NetworkSettings {
                     path: path.clone(),
                     ..setup.network.clone()
                 };
-                let sharpness = params.classical_prior_sharpness;
-                let evaluator = load_network_evaluator(&settings, sharpness)?;
-                with_solver(MctsThinker::new(params, evaluator))
+                mcts_thinker(params, Some(&settings))?
             }
             PlayerSpec::Brain(command) => Box::new(
                 BrainPlayer::start(command)
@@ -91,7 +85,7 @@ impl PlayerSpec {
     }
 }
 
-/// The one-ply [`PolicyPlayer`](super::PolicyPlayer) over the network at `path`.
+/// The one-ply [`PolicyPlayer`](crate::train::PolicyPlayer) over the network at `path`.
 #[cfg(feature = "torch")]
 fn policy_player(
     path: &std::path::Path,
@@ -107,7 +101,7 @@ fn policy_player(
     let network = Network::load(path, device)?;
     let name = format!("policy:{}", path.display());
     Ok(Box::new(
-        super::PolicyPlayer::new(network, &name).with_exploration(exploration, seed),
+        crate::train::PolicyPlayer::new(network, &name).with_exploration(exploration, seed),
     ))
 }
 
@@ -120,34 +114,6 @@ fn policy_player(
     _seed: u64,
 ) -> Result<Box<dyn Thinker>, TrainError> {
     Err(crate::nn::NnError::NoTorch("load a network").into())
-}
-
-/// What the players are built from: the configuration's search and network settings.
-#[derive(Clone, Debug)]
-pub struct PlayerSetup {
-    pub params: MctsParams,
-    /// Root noise used when exploration is on.
-    pub noise: RootNoise,
-    /// Network settings; `path` is replaced by the SPEC's file.
-    pub network: NetworkSettings,
-}
-
-impl PlayerSetup {
-    /// From a configuration, with the network's device overridden when `device` is given.
-    pub fn from_config(config: &Config, device: Option<&str>) -> PlayerSetup {
-        let n = &config.network;
-        PlayerSetup {
-            params: config.mcts_params(),
-            noise: RootNoise {
-                alpha: config.search.dirichlet_alpha as f32,
-                fraction: config.search.noise_fraction as f32,
-            },
-            network: NetworkSettings {
-                device: device.unwrap_or(&n.device).to_string(),
-                ..config.network_settings_at(PathBuf::new())
-            },
-        }
-    }
 }
 
 #[cfg(test)]
@@ -188,7 +154,7 @@ mod tests {
             .unwrap()
             .save(&net)
             .unwrap();
-        let setup = PlayerSetup::from_config(&Config::default(), Some("cpu"));
+        let setup = crate::setup::player_setup(&crate::config::Config::default(), Some("cpu"));
         let board = Board::from_moves(9, 9, Rule::Renju, &[crate::game::Point::new(4, 4)]).unwrap();
         let net_path = net.display().to_string();
         for spec in [
@@ -214,5 +180,20 @@ mod tests {
             .build(&setup, false, 0)
             .is_err());
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn unknown_specs_are_readable_errors() {
+        let setup = crate::setup::player_setup(&crate::config::Config::default(), Some("cpu"));
+        let err = match PlayerSpec::parse("no/such/net").build(&setup, false, 0) {
+            Err(e) => e,
+            Ok(_) => panic!("loaded a missing network"),
+        };
+        let expected = if crate::nn::HAS_TORCH {
+            "not found"
+        } else {
+            "no libtorch"
+        };
+        assert!(err.to_string().contains(expected), "{err}");
     }
 }

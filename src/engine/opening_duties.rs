@@ -224,7 +224,7 @@ fn first_quiet(board: &Board, ranked: Vec<Point>, blocked: &[Point]) -> OpeningA
 mod tests {
     use super::*;
     use crate::game::Rule;
-    use crate::search::classical::ClassicalPlayer;
+    use crate::search::one_ply::ClassicalPlayer;
 
     fn step<'a>(thinker: &'a mut dyn Thinker, stop: &'a AtomicBool) -> Step<'a> {
         Step {

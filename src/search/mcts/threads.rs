@@ -5,12 +5,12 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::movegen::{Analysis, MoveGen};
-use super::node::{edges_bytes, Edge, Expansion, MemoryBudget, Node, Proof, Wdl};
+use super::node::{edges_bytes, Edge, Expansion, MemoryBudget, Node, Proof};
 use super::params::MctsParams;
 use super::tactics::TacticalCheck;
 use super::tree::Tree;
 use crate::game::Board;
-use crate::search::evaluator::{Leaf, LeafEvaluator, Refinement};
+use crate::search::evaluator::{Leaf, LeafEvaluator, Refinement, Wdl};
 use crate::search::Limits;
 
 /// Plies credited to a loss against a VCF nothing refutes (its length is not known here; long
@@ -18,7 +18,7 @@ use crate::search::Limits;
 const LOST_TO_VCF: u32 = 8;
 
 /// What the threads of one search share.
-pub(crate) struct Search<'a> {
+pub(crate) struct SharedSearch<'a> {
     pub tree: &'a Tree,
     pub params: &'a MctsParams,
     pub limits: &'a Limits,
@@ -38,15 +38,15 @@ pub(crate) struct Search<'a> {
     pub refinement: Option<Refinement>,
 }
 
-impl<'a> Search<'a> {
+impl<'a> SharedSearch<'a> {
     pub fn new(
         tree: &'a Tree,
         params: &'a MctsParams,
         limits: &'a Limits,
         stop: &'a AtomicBool,
         tactics: Option<&'a dyn TacticalCheck>,
-    ) -> Search<'a> {
-        Search {
+    ) -> SharedSearch<'a> {
+        SharedSearch {
             tree,
             params,
             limits,
@@ -104,7 +104,7 @@ pub(crate) enum Playout {
 }
 
 /// One search thread.
-pub(crate) struct Worker<'t> {
+pub(crate) struct SearchThread<'t> {
     leaf: Box<dyn LeafEvaluator>,
     board: Board,
     movegen: MoveGen,
@@ -115,9 +115,9 @@ pub(crate) struct Worker<'t> {
     moves: Vec<usize>,
 }
 
-impl<'t> Worker<'t> {
-    pub fn new(leaf: Box<dyn LeafEvaluator>, root_board: &Board) -> Worker<'t> {
-        Worker {
+impl<'t> SearchThread<'t> {
+    pub fn new(leaf: Box<dyn LeafEvaluator>, root_board: &Board) -> SearchThread<'t> {
+        SearchThread {
             leaf,
             board: root_board.clone(),
             movegen: MoveGen::new(),
@@ -130,7 +130,7 @@ impl<'t> Worker<'t> {
 
     /// Runs playouts until the search says stop. `on_tick` runs between playouts (the monitor's
     /// checks, on the thread that has them).
-    pub fn run(&mut self, search: &Search<'t>, mut on_tick: impl FnMut()) {
+    pub fn run(&mut self, search: &SharedSearch<'t>, mut on_tick: impl FnMut()) {
         let mut collisions_in_a_row = 0u32;
         while !search.should_stop() {
             match self.playout(search) {
@@ -152,7 +152,7 @@ impl<'t> Worker<'t> {
 
     /// Expands the root if nobody has (whatever the limits: the answer needs its moves), and
     /// counts it as a playout.
-    pub fn expand_root(&mut self, s: &Search<'t>) {
+    pub fn expand_root(&mut self, s: &SharedSearch<'t>) {
         let root = s.tree.root();
         if !root.try_begin_expansion() {
             return;
@@ -166,7 +166,7 @@ impl<'t> Worker<'t> {
     }
 
     /// One playout from the root.
-    pub fn playout(&mut self, s: &Search<'t>) -> Playout {
+    pub fn playout(&mut self, s: &SharedSearch<'t>) -> Playout {
         if !s.reserve_playout() {
             return Playout::Refused;
         }
@@ -223,7 +223,7 @@ impl<'t> Worker<'t> {
 
     /// Picks a child of the expanded `node`, plays its move and enters it. `None` when there is
     /// nothing to enter (no moves, or the tree is full and no child exists).
-    fn descend(&mut self, node: &'t Node, s: &Search<'t>, noise: &[f32]) -> Option<&'t Node> {
+    fn descend(&mut self, node: &'t Node, s: &SharedSearch<'t>, noise: &[f32]) -> Option<&'t Node> {
         let edges = node.edges();
         let i = select(node, s.params, noise, false)?;
         let (i, child) = match node.child_or_create(i, s.tree) {
@@ -240,7 +240,7 @@ impl<'t> Worker<'t> {
     }
 
     /// Expands `node` (this thread claimed it) at the end of the path; returns its value.
-    fn expand(&mut self, node: &Node, s: &Search<'t>) -> Wdl {
+    fn expand(&mut self, node: &Node, s: &SharedSearch<'t>) -> Wdl {
         let is_root = self.path.len() == 1;
         let exclude: &[usize] = if is_root { s.tree.exclude() } else { &[] };
         let analysis = &mut self.analysis;
@@ -567,7 +567,7 @@ mod tests {
         let params = MctsParams::default();
         let limits = Limits::infinite(1);
         let stop = AtomicBool::new(false);
-        let mut search = Search::new(&tree, &params, &limits, &stop, None);
+        let mut search = SharedSearch::new(&tree, &params, &limits, &stop, None);
         search.refinement = Some(Refinement {
             after_visits: 3,
             value_weight: 5,
@@ -576,7 +576,7 @@ mod tests {
         let leaf = Box::new(Refining {
             refined: refined.clone(),
         });
-        let mut worker = Worker::new(leaf, &board);
+        let mut worker = SearchThread::new(leaf, &board);
         worker.expand_root(&search);
         let root = tree.root();
         let n = root.edges().len();

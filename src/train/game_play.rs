@@ -284,7 +284,7 @@ pub fn play_game<R: Rng>(
 mod tests {
     use super::*;
     use crate::game::Rule;
-    use crate::search::classical::ClassicalPlayer;
+    use crate::search::one_ply::ClassicalPlayer;
     use crate::search::{Eval, SearchInfo};
     use rand::rngs::StdRng;
     use rand::SeedableRng;

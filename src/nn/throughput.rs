@@ -111,7 +111,7 @@ mod tests {
     }
 
     /// The figures of the report:
-    /// `HOSHI_NN_THREADS=2 cargo test --release --lib nn::bench -- --ignored --nocapture`.
+    /// `HOSHI_NN_THREADS=2 cargo test --release --lib nn::throughput -- --ignored --nocapture`.
     /// Each figure is the best of several short windows: on a shared machine the best window is
     /// the one least disturbed by other processes.
     #[test]

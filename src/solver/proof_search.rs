@@ -50,7 +50,7 @@ pub(crate) enum RootResult {
 const ATTACK: usize = 0;
 const DEFEND: usize = 1;
 
-pub(crate) struct Search<'t, 'b> {
+pub(crate) struct ProofSearch<'t, 'b> {
     pub(crate) board: &'t mut Board,
     table: &'t mut Table,
     pub(crate) meter: Meter<'b>,
@@ -75,19 +75,19 @@ fn next_depth(depth: u8) -> u8 {
     }
 }
 
-impl<'t, 'b> Search<'t, 'b> {
+impl<'t, 'b> ProofSearch<'t, 'b> {
     pub(crate) fn new(
         board: &'t mut Board,
         table: &'t mut Table,
         meter: Meter<'b>,
         attacker: Color,
-    ) -> Search<'t, 'b> {
+    ) -> ProofSearch<'t, 'b> {
         let context = (board.rule().protocol_code() as u64)
             | (board.width() as u64) << 8
             | (board.height() as u64) << 16;
         let salts = [0u64, 1]
             .map(|colour| [0u64, 1, 2, 3].map(|i| splitmix(context | colour << 24 | i << 32)));
-        Search {
+        ProofSearch {
             board,
             table,
             meter,

@@ -1,0 +1,61 @@
+//! `match`: player A against player B, each opening twice with colours swapped; prints W/D/L
+//! and the Elo difference.
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+
+use clap::Args;
+
+use super::games::{parse_variants, GameArgs};
+use super::players::PlayerSpec;
+use crate::config::Config;
+use crate::train::{
+    play_match_parallel, MatchConfig, PlayOptions, PolicyTarget, ThinkerPair, TrainError,
+};
+
+/// `match`: A against B, each opening twice with colours swapped; prints W/D/L and Elo.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// classical, mcts, policy:FILE or a network FILE (the MCTS over it).
+    #[arg(long)]
+    pub a: String,
+    /// classical, mcts, policy:FILE or a network FILE (the MCTS over it).
+    #[arg(long)]
+    pub b: String,
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Games played at once, each job with its own two players (give each player
+    /// `--threads` x jobs <= cores).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    #[command(flatten)]
+    pub game: GameArgs,
+}
+
+/// Plays the match; the result line goes to `out`.
+pub fn run(args: &MatchArgs, config: &Config, out: &mut dyn Write) -> Result<(), TrainError> {
+    let setup = args.game.player_setup(config);
+    let (spec_a, spec_b) = (PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b));
+    let factory = || -> Result<ThinkerPair, TrainError> {
+        Ok((
+            spec_a.build(&setup, false, 0)?,
+            spec_b.build(&setup, false, 0)?,
+        ))
+    };
+    let match_config = MatchConfig {
+        games: args.games,
+        variants: parse_variants(&args.game.rule, &args.game.size)?,
+        play: PlayOptions {
+            policy_target: PolicyTarget::BestMove,
+            ..args.game.play_options()
+        },
+        opening: args.game.opening(),
+        seed: args.game.seed,
+    };
+    let result = play_match_parallel(&factory, &match_config, args.jobs, &AtomicBool::new(false))?;
+    writeln!(
+        out,
+        "{} vs {} ({} {}, {} ms/move, seed {}): {result}",
+        args.a, args.b, args.game.rule, args.game.size, args.game.movetime, args.game.seed
+    )
+    .map_err(TrainError::io("stdout"))
+}

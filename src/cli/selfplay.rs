@@ -1,0 +1,83 @@
+//! `selfplay`: one worker's games with one player, appended to shard files (training data).
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use clap::Args;
+
+use super::games::{parse_variants, GameArgs};
+use super::players::PlayerSpec;
+use crate::config::Config;
+use crate::train::{run_selfplay, PlayOptions, SelfplayConfig, TrainError};
+
+/// `selfplay`: one worker's games, appended to `<out>/<worker>-<n>.hsp`.
+#[derive(Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The worker's total games in OUT (a restart plays only the missing ones).
+    #[arg(long)]
+    pub games: usize,
+    /// Worker id (letters, digits, '_', '.'): names its shards and seeds its games.
+    #[arg(long, default_value = "w0")]
+    pub worker: String,
+    /// The player: classical, mcts, policy:FILE or a network FILE (the MCTS over it).
+    #[arg(long, default_value = "mcts", conflicts_with = "network")]
+    pub player: String,
+    /// Play with the MCTS over this network (same as `--player FILE`).
+    #[arg(long)]
+    pub network: Option<PathBuf>,
+    /// Searched moves sampled from the ranked moves at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    pub temperature_moves: usize,
+    /// Sampling weight of a ranked move: score^(1/T).
+    #[arg(long, default_value_t = 1.0)]
+    pub temperature: f32,
+    /// Sampling draws from this many of the best-ranked moves.
+    #[arg(long, default_value_t = 5)]
+    pub temperature_top: usize,
+    /// Turn the thinker's exploration noise off.
+    #[arg(long)]
+    pub no_noise: bool,
+    /// Games per shard file before a new one is opened.
+    #[arg(long, default_value_t = 1000)]
+    pub games_per_shard: usize,
+    #[command(flatten)]
+    pub game: GameArgs,
+}
+
+/// Plays the games; the summary line goes to `out`.
+pub fn run(args: &SelfplayArgs, config: &Config, out: &mut dyn Write) -> Result<(), TrainError> {
+    let spec = match &args.network {
+        Some(path) => PlayerSpec::Network(path.clone()),
+        None => PlayerSpec::parse(&args.player),
+    };
+    let config_sp = SelfplayConfig {
+        out_dir: args.out.clone(),
+        worker: args.worker.clone(),
+        games: args.games,
+        variants: parse_variants(&args.game.rule, &args.game.size)?,
+        play: PlayOptions {
+            temperature_moves: args.temperature_moves,
+            temperature: args.temperature,
+            temperature_top: args.temperature_top,
+            policy_target: spec.policy_target(),
+            ..args.game.play_options()
+        },
+        opening: args.game.opening(),
+        exploration_noise: !args.no_noise,
+        games_per_shard: args.games_per_shard,
+        seed: args.game.seed,
+    };
+    let setup = args.game.player_setup(config);
+    let factory = |c: &SelfplayConfig, seed: u64| spec.build(&setup, c.exploration_noise, seed);
+    let report = run_selfplay(&config_sp, &factory, &AtomicBool::new(false))?;
+    let [black, white, draws] = report.results;
+    writeln!(
+        out,
+        "selfplay {}: {} games played ({} already there), {} positions; black won {black}, \
+         white won {white}, drawn {draws}",
+        config_sp.worker, report.games_played, report.games_before, report.positions,
+    )
+    .map_err(TrainError::io("stdout"))
+}

@@ -1,0 +1,166 @@
+//! `train`: learns a network from self-play shards; checkpoints go to the output folder. Needs
+//! the `torch` feature: without it the command fails with
+//! [`NoTorch`](crate::nn::NnError::NoTorch).
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::train::TrainError;
+#[cfg(feature = "torch")]
+use {
+    crate::nn::{parse_device, Arch, Network},
+    crate::train::optim::{OptimizerKind, OptimizerSettings},
+    crate::train::trainer::{latest_checkpoint, train as run_training, DataSource, TrainConfig},
+    std::sync::atomic::AtomicBool,
+    tch::Device,
+};
+
+/// `train`: learns a network from the shards in DATA; checkpoints go to OUT.
+#[derive(Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// A folder of shards, as `DIR` or `DIR:WEIGHT` (each of its positions counts WEIGHT
+    /// times); repeat for several folders (e.g. `--data gen0 --data gen1:3`).
+    #[arg(long, required = true)]
+    pub data: Vec<String>,
+    /// Start from this network instead of random weights (when OUT holds no checkpoint yet);
+    /// blocks and channels default to its own.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Train until this step (a resumed run counts its earlier steps).
+    #[arg(long)]
+    pub steps: u64,
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// Residual blocks (default 6; a resumed run takes its checkpoint's).
+    #[arg(long)]
+    pub blocks: Option<usize>,
+    /// Channels (default 64; a resumed run takes its checkpoint's).
+    #[arg(long)]
+    pub channels: Option<usize>,
+    /// Seed of the initial weights and of every batch (default 1; a resumed run takes its
+    /// checkpoint's).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Continue from the newest checkpoint in OUT (starts afresh when there is none).
+    #[arg(long)]
+    pub resume: bool,
+    /// adam or sgd.
+    #[arg(long, default_value = "adam")]
+    pub optimizer: String,
+    #[arg(long, default_value_t = 1e-3)]
+    pub lr: f64,
+    /// Decay the learning rate along a cosine from --lr to this at --steps (default: constant).
+    #[arg(long)]
+    pub lr_final: Option<f64>,
+    #[arg(long, default_value_t = 1e-4)]
+    pub weight_decay: f64,
+    /// SGD momentum.
+    #[arg(long, default_value_t = 0.9)]
+    pub momentum: f64,
+    #[arg(long, default_value_t = 500)]
+    pub checkpoint_every: u64,
+    #[arg(long, default_value_t = 50)]
+    pub log_every: u64,
+    /// Weight of the value loss against the policy loss.
+    #[arg(long, default_value_t = 1.0)]
+    pub value_weight: f64,
+    /// Train without random symmetries.
+    #[arg(long)]
+    pub no_augment: bool,
+    #[arg(long, default_value = "cpu")]
+    pub device: String,
+    /// libtorch intra-op threads (0: libtorch's default).
+    #[arg(long, default_value_t = 0)]
+    pub torch_threads: i32,
+}
+
+#[cfg(feature = "torch")]
+fn device(name: &str) -> Result<Device, TrainError> {
+    Ok(parse_device(name)?)
+}
+
+/// Without libtorch there is nothing to train.
+#[cfg(not(feature = "torch"))]
+pub fn run(_args: &TrainArgs, _out: &mut dyn Write) -> Result<(), TrainError> {
+    Err(crate::nn::NnError::NoTorch("train a network").into())
+}
+
+#[cfg(feature = "torch")]
+pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
+    if args.torch_threads > 0 {
+        tch::set_num_threads(args.torch_threads);
+    }
+    let kind = OptimizerKind::from_name(&args.optimizer).ok_or_else(|| {
+        TrainError::Config(format!(
+            "optimizer {:?}: expected adam or sgd",
+            args.optimizer
+        ))
+    })?;
+    // A resumed run takes what the command line leaves out from its checkpoint.
+    let previous = if args.resume {
+        latest_checkpoint(&args.out)?
+    } else {
+        None
+    };
+    let prev = previous.as_ref().map(|c| &c.state);
+    // A fresh run from --init takes the network's shape unless told otherwise.
+    let init_arch = match (&args.init, prev) {
+        (Some(path), None) => Some(Network::load(path, Device::Cpu)?.arch()),
+        _ => None,
+    };
+    let data = args
+        .data
+        .iter()
+        .map(|d| DataSource::parse(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let config = TrainConfig {
+        data,
+        init: args.init.clone(),
+        out_dir: args.out.clone(),
+        steps: args.steps,
+        batch: args.batch,
+        arch: Arch::new(
+            args.blocks
+                .or(prev.map(|s| s.blocks))
+                .or(init_arch.map(|a| a.blocks))
+                .unwrap_or(6),
+            args.channels
+                .or(prev.map(|s| s.channels))
+                .or(init_arch.map(|a| a.channels))
+                .unwrap_or(64),
+        ),
+        seed: args.seed.or(prev.map(|s| s.seed)).unwrap_or(1),
+        resume: args.resume,
+        optimizer: OptimizerSettings {
+            kind,
+            lr: args.lr,
+            weight_decay: args.weight_decay,
+            momentum: args.momentum,
+        },
+        checkpoint_every: args.checkpoint_every,
+        log_every: args.log_every,
+        augment: !args.no_augment,
+        value_weight: args.value_weight,
+        device: device(&args.device)?,
+        lr_final: args.lr_final.or(prev.and_then(|s| s.lr_final)),
+    };
+    let report = run_training(&config, &AtomicBool::new(false))?;
+    writeln!(
+        out,
+        "trained steps {}..{}: policy loss {:.4}, value loss {:.4}, {:.0} positions/s; checkpoint {}",
+        report.start_step,
+        report.step,
+        report.policy_loss,
+        report.value_loss,
+        report.positions_per_second,
+        report
+            .checkpoint
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "none".into())
+    )
+    .map_err(TrainError::io("stdout"))
+}
