@@ -9,7 +9,8 @@
 //! `openings` writes balanced random openings (2-5 stones near the centre, nobody already winning:
 //! `train::openings`) in the `h8i9g9` form c-gomoku-cli and the sparring runner read, one per line.
 //! `generate` appends new cases to FILE (self-play of the classical MCTS at 100 ms a move, each
-//! position classified by the solver). `run` scores the engine built from the config (default:
+//! position classified by the solver; `--nodes N` its VCT budget, `--min-plies P` the shortest
+//! win kept, for a harder suite). `run` scores the engine built from the config (default:
 //! the repository's) or an external brain (`--brain "/path/to/pbrain-hoshi --config X"`) on the
 //! suite (default: tests/data/tactics/suite.txt) and prints the solve rate per kind and rule, and
 //! for attacks the lengths of the wins seen.
@@ -55,6 +56,13 @@ fn generate(args: &[String]) {
     let seed: u64 = arg(args, "--seed").map_or(1, |s| s.parse().expect("seed"));
     let out = arg(args, "--out").unwrap_or(DEFAULT_SUITE.into());
     let verbose = args.iter().any(|a| a == "--verbose");
+    let mut effort = Effort::default();
+    if let Some(n) = arg(args, "--nodes") {
+        effort.vct_nodes = n.parse().expect("nodes");
+    }
+    if let Some(p) = arg(args, "--min-plies") {
+        effort.min_plies = p.parse().expect("min-plies");
+    }
     let existing: HashSet<String> = std::fs::read_to_string(&out)
         .unwrap_or_default()
         .lines()
@@ -117,7 +125,7 @@ fn generate(args: &[String]) {
                         len(&theirs)
                     );
                 }
-                if let Some(case) = classify(&mut solver, &board, Effort::default()) {
+                if let Some(case) = classify(&mut solver, &board, effort) {
                     let line = case.to_string();
                     if !existing.contains(&line) {
                         writeln!(file, "{line}").expect("write the suite");

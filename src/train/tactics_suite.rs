@@ -131,6 +131,8 @@ fn parse_point(text: &str) -> Result<Point, String> {
 pub struct Effort {
     pub vct_nodes: u64,
     pub vct_depth: u8,
+    /// Shortest win kept (at least [`MIN_PLIES`]): a harder suite asks for longer ones.
+    pub min_plies: usize,
 }
 
 impl Default for Effort {
@@ -138,6 +140,7 @@ impl Default for Effort {
         Effort {
             vct_nodes: 300_000,
             vct_depth: 14,
+            min_plies: MIN_PLIES,
         }
     }
 }
@@ -162,7 +165,7 @@ pub fn classify(solver: &mut Solver, board: &Board, effort: Effort) -> Option<Ca
     match vct(solver, board, me, effort) {
         Outcome::Win { line } => {
             let plies = line.len();
-            return (MIN_PLIES..=MAX_PLIES)
+            return (effort.min_plies.max(MIN_PLIES)..=MAX_PLIES)
                 .contains(&plies)
                 .then(|| case(Kind::Attack, plies, Vec::new()));
         }
@@ -173,7 +176,7 @@ pub fn classify(solver: &mut Solver, board: &Board, effort: Effort) -> Option<Ca
         return None;
     };
     let plies = line.len();
-    if !(MIN_PLIES..=MAX_PLIES).contains(&plies) {
+    if !(effort.min_plies.max(MIN_PLIES)..=MAX_PLIES).contains(&plies) {
         return None;
     }
     let replies = board.legal_moves();
