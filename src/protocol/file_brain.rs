@@ -478,9 +478,58 @@ fn process_age() -> Option<Duration> {
     age_from_proc(&stat, &uptime)
 }
 
-#[cfg(not(target_os = "linux"))]
+/// Windows: the process's creation time (`GetProcessTimes`) against the system time, both
+/// FILETIMEs (100 ns ticks); kernel32 is linked by every Rust program on Windows.
+#[cfg(windows)]
+fn process_age() -> Option<Duration> {
+    use std::ffi::c_void;
+    #[repr(C)]
+    #[derive(Default)]
+    struct FileTime {
+        low: u32,
+        high: u32,
+    }
+    extern "system" {
+        fn GetCurrentProcess() -> *mut c_void;
+        fn GetProcessTimes(
+            process: *mut c_void,
+            creation: *mut FileTime,
+            exit: *mut FileTime,
+            kernel: *mut FileTime,
+            user: *mut FileTime,
+        ) -> i32;
+        fn GetSystemTimeAsFileTime(now: *mut FileTime);
+    }
+    let [mut creation, mut exit, mut kernel, mut user, mut now] = Default::default();
+    // SAFETY: the pseudo-handle of the current process needs no closing, and every pointer is
+    // to a local FILETIME that outlives the call.
+    let ok = unsafe {
+        let ok = GetProcessTimes(
+            GetCurrentProcess(),
+            &mut creation,
+            &mut exit,
+            &mut kernel,
+            &mut user,
+        );
+        GetSystemTimeAsFileTime(&mut now);
+        ok
+    };
+    let ticks = |t: &FileTime| (u64::from(t.high) << 32) | u64::from(t.low);
+    (ok != 0).then_some(())?;
+    age_from_filetimes(ticks(&creation), ticks(&now))
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
 fn process_age() -> Option<Duration> {
     None
+}
+
+/// The age of a process created at FILETIME `creation`, now `now` (100 ns ticks); a value that
+/// makes no sense (negative, or over a minute) is dropped, as on Linux.
+#[cfg_attr(not(windows), allow(dead_code))]
+fn age_from_filetimes(creation: u64, now: u64) -> Option<Duration> {
+    let age = Duration::from_nanos(now.checked_sub(creation)?.saturating_mul(100));
+    (age < Duration::from_secs(60)).then_some(age)
 }
 
 /// `/proc/uptime` minus the process's start time (field 22 of `/proc/self/stat`, in ticks of
@@ -779,9 +828,23 @@ mod tests {
         let now = Instant::now();
         let launched = launch_instant(now);
         assert!(launched <= now);
-        if cfg!(target_os = "linux") {
+        if cfg!(any(target_os = "linux", windows)) {
             assert!(process_age().is_some());
         }
+    }
+
+    #[test]
+    fn process_age_from_filetimes() {
+        // 100 ns ticks: 2,500,000 ticks are 250 ms.
+        let created = 133_000_000_000_000_000;
+        assert_eq!(
+            age_from_filetimes(created, created + 2_500_000),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(age_from_filetimes(created, created), Some(Duration::ZERO));
+        // A clock that went back, or a process older than a minute: no age.
+        assert_eq!(age_from_filetimes(created, created - 1), None);
+        assert_eq!(age_from_filetimes(created, created + 61 * 10_000_000), None);
     }
 
     #[test]
