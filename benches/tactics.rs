@@ -55,7 +55,6 @@ fn generate(args: &[String]) {
     let games: usize = arg(args, "--games").map_or(10, |s| s.parse().expect("games"));
     let seed: u64 = arg(args, "--seed").map_or(1, |s| s.parse().expect("seed"));
     let out = arg(args, "--out").unwrap_or(DEFAULT_SUITE.into());
-    let verbose = args.iter().any(|a| a == "--verbose");
     let mut effort = Effort::default();
     if let Some(n) = arg(args, "--nodes") {
         effort.vct_nodes = n.parse().expect("nodes");
@@ -109,22 +108,6 @@ fn generate(args: &[String]) {
         let mut board = hoshi::game::Board::new(size, size, rule).expect("board");
         for position in &record.positions {
             if board.stone_count() >= 6 {
-                if verbose {
-                    let me = board.side_to_move();
-                    let budget = hoshi::solver::Budget::nodes(300_000).with_depth(14);
-                    let ours = solver.vct(&board, me, budget);
-                    let theirs = solver.vct(&board, me.opponent(), budget);
-                    let len = |o: &hoshi::solver::Outcome| match o {
-                        hoshi::solver::Outcome::Win { line } => format!("win {}", line.len()),
-                        other => format!("{other:?}"),
-                    };
-                    eprintln!(
-                        "  stones {}: ours {}, theirs {}",
-                        board.stone_count(),
-                        len(&ours),
-                        len(&theirs)
-                    );
-                }
                 if let Some(case) = classify(&mut solver, &board, effort) {
                     let line = case.to_string();
                     if !existing.contains(&line) {

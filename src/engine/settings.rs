@@ -89,25 +89,9 @@ impl Settings {
                     self.time.protocol_lag = v as u64;
                 }
             }
-            InfoKey::MaxMemory(v) => {
-                self.max_memory = if v <= 0 { None } else { Some(v as u64) };
-                if v > 0 && v < MIN_USEFUL_MEMORY {
-                    self.refuse(format!(
-                        "INFO max_memory {v}: too little memory for a search, playing with what there is"
-                    ));
-                }
-            }
+            InfoKey::MaxMemory(v) => self.max_memory = self.memory_limit("max_memory", v, v),
             InfoKey::HashSize(kib) => {
-                self.hash_size = if kib <= 0 {
-                    None
-                } else {
-                    Some((kib as u64).saturating_mul(1024))
-                };
-                if kib > 0 && kib < MIN_USEFUL_MEMORY >> 10 {
-                    self.refuse(format!(
-                        "INFO hash_size {kib}: too little memory for a search, playing with what there is"
-                    ));
-                }
+                self.hash_size = self.memory_limit("hash_size", kib, kib.saturating_mul(1024))
             }
             InfoKey::Rule(code) => match Rule::from_protocol(code) {
                 Some(rule) => {
@@ -144,6 +128,17 @@ impl Settings {
             other => log::debug!("INFO ignored: {other:?}"),
         }
         None
+    }
+
+    /// The limit `INFO key value` sets, `bytes` (none when 0 or less); a limit too small for a
+    /// search is refused, and kept, as the protocol asks.
+    fn memory_limit(&mut self, key: &str, value: i64, bytes: i64) -> Option<u64> {
+        if bytes > 0 && bytes < MIN_USEFUL_MEMORY {
+            self.refuse(format!(
+                "INFO {key} {value}: too little memory for a search, playing with what there is"
+            ));
+        }
+        (bytes > 0).then_some(bytes as u64)
     }
 
     fn refuse(&mut self, error: String) {

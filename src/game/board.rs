@@ -500,6 +500,14 @@ impl Board {
         out
     }
 
+    /// Whether the side to move may play `p`: on the board, empty, and not forbidden for black.
+    pub fn is_legal(&self, p: Point) -> bool {
+        (p.x as usize) < self.width
+            && (p.y as usize) < self.height
+            && self.is_empty(p)
+            && !(self.side_to_move() == Color::Black && self.is_forbidden(p))
+    }
+
     /// Whether black may not play `p` (renju, empty on-board point; false otherwise).
     pub fn is_forbidden(&self, p: Point) -> bool {
         self.is_empty(p) && self.is_forbidden_idx(self.index(p))

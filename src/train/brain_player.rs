@@ -157,11 +157,7 @@ impl BrainPlayer {
                 .map_err(|_| format!("not a move: {line:?}"))
         };
         let p = Point::new(parse(x)?, parse(y)?);
-        let legal = (p.x as usize) < board.width()
-            && (p.y as usize) < board.height()
-            && board.is_empty(p)
-            && !(me == Color::Black && board.rule().has_forbidden() && board.is_forbidden(p));
-        if !legal {
+        if !board.is_legal(p) {
             return Err(format!("illegal move {p}"));
         }
         Ok(p)

@@ -151,14 +151,6 @@ pub fn policy_target(result: &ThinkResult, kind: PolicyTarget) -> Vec<(Point, f3
     }
 }
 
-/// Whether the side to move may play `p` (on the board, empty, not forbidden for black).
-fn is_legal(board: &Board, p: Point) -> bool {
-    (p.x as usize) < board.width()
-        && (p.y as usize) < board.height()
-        && board.is_empty(p)
-        && !(board.side_to_move() == Color::Black && board.is_forbidden(p))
-}
-
 /// The move to play: while sampling, one of the `top` most visited legal moves drawn with
 /// weight `visits^(1/T)` (AlphaZero's temperature) or, for answers without visit counts, one
 /// of the first `top` legal ranked moves with weight `score^(1/T)`; otherwise (or when
@@ -181,7 +173,7 @@ pub fn choose_move<R: Rng>(
         };
         let weights: Vec<(Point, f64)> = candidates
             .iter()
-            .filter(|m| is_legal(board, m.0))
+            .filter(|m| board.is_legal(m.0))
             .take(top)
             .filter(|m| m.1 > 0.0)
             .map(|&(p, s)| (p, (s as f64).powf(1.0 / t as f64)))

@@ -179,18 +179,20 @@ pub fn classify(solver: &mut Solver, board: &Board, effort: Effort) -> Option<Ca
     if !(effort.min_plies.max(MIN_PLIES)..=MAX_PLIES).contains(&plies) {
         return None;
     }
-    let replies = board.legal_moves();
+    // Only replies near the stones can matter for a threat sequence.
+    let replies: Vec<Point> = board
+        .legal_moves()
+        .into_iter()
+        .filter(|r| {
+            board
+                .history()
+                .iter()
+                .any(|s| s.x.abs_diff(r.x) <= 3 && s.y.abs_diff(r.y) <= 3)
+        })
+        .collect();
     let mut safe = Vec::new();
     let mut scratch = board.clone();
     for &r in &replies {
-        // Only points near the stones can matter for a threat sequence.
-        if !board
-            .history()
-            .iter()
-            .any(|s| s.x.abs_diff(r.x) <= 3 && s.y.abs_diff(r.y) <= 3)
-        {
-            continue;
-        }
         scratch.play(r).ok()?;
         let after = vct(solver, &scratch, me.opponent(), effort);
         scratch.undo();
@@ -201,15 +203,7 @@ pub fn classify(solver: &mut Solver, board: &Board, effort: Effort) -> Option<Ca
         }
     }
     // A defence worth asking for: some replies stop it, most do not.
-    let near = replies
-        .iter()
-        .filter(|r| {
-            board
-                .history()
-                .iter()
-                .any(|s| s.x.abs_diff(r.x) <= 3 && s.y.abs_diff(r.y) <= 3)
-        })
-        .count();
+    let near = replies.len();
     (!safe.is_empty() && safe.len() * 4 <= near).then(|| case(Kind::Defence, plies, safe))
 }
 

@@ -425,9 +425,5 @@ fn snapshot(
 
 /// Whether the side to move may play `p` (on the board, empty, not forbidden, not blocked).
 fn is_playable(board: &Board, p: Point, blocked: &[Point]) -> bool {
-    board.is_empty(p)
-        && !blocked.contains(&p)
-        && !(board.side_to_move() == crate::game::Color::Black
-            && board.rule().has_forbidden()
-            && board.is_forbidden(p))
+    board.is_legal(p) && !blocked.contains(&p)
 }

@@ -212,8 +212,7 @@ impl MoveGen {
         let mut kept = std::mem::take(&mut self.kept);
         kept.clear();
         for &m in &a.moves {
-            let ours = a.near.iter().find(|n| n.idx == m).map(|n| n.threat(me));
-            if ours.is_some_and(|t| t >= Threat::Four) {
+            if board.threat_idx(m, me) >= Threat::Four {
                 kept.push(m);
                 continue;
             }
