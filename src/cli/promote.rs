@@ -8,7 +8,7 @@ use clap::Args;
 use crate::train::TrainError;
 #[cfg(feature = "torch")]
 use {
-    crate::nn::file::network_paths, crate::nn::Network, crate::train::trainer::read_checkpoint,
+    crate::nn::network_paths, crate::nn::Network, crate::train::trainer::read_checkpoint,
     tch::Device,
 };
 

@@ -9,7 +9,7 @@ use clap::Args;
 use crate::train::TrainError;
 #[cfg(feature = "torch")]
 use {
-    crate::nn::{parse_device, Arch, Network},
+    crate::nn::{parse_device, Arch, ModelKind, Network},
     crate::train::optim::{OptimizerKind, OptimizerSettings},
     crate::train::trainer::{latest_checkpoint, train as run_training, DataSource, TrainConfig},
     std::sync::atomic::AtomicBool,
@@ -34,10 +34,16 @@ pub struct TrainArgs {
     pub steps: u64,
     #[arg(long, default_value_t = 256)]
     pub batch: usize,
-    /// Residual blocks (default 6; a resumed run takes its checkpoint's).
+    /// Which net: `resnet` (the residual net, run by libtorch) or `pattern` (the
+    /// pattern-codebook net, run in plain Rust at every leaf). Default: resnet, or what a
+    /// resumed checkpoint or --init holds.
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Residual blocks (default 6; a resumed run takes its checkpoint's). A pattern net has none.
     #[arg(long)]
     pub blocks: Option<usize>,
-    /// Channels (default 64; a resumed run takes its checkpoint's).
+    /// Channels (default 64; a pattern net's features per cell, default 32; a resumed run takes
+    /// its checkpoint's).
     #[arg(long)]
     pub channels: Option<usize>,
     /// Seed of the initial weights and of every batch (default 1; a resumed run takes its
@@ -111,6 +117,20 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         (Some(path), None) => Some(Network::load(path, Device::Cpu)?.arch()),
         _ => None,
     };
+    let model_kind = match args.kind.as_deref() {
+        None => prev
+            .map(|s| s.kind)
+            .or(init_arch.map(|a| a.kind))
+            .unwrap_or_default(),
+        Some("resnet") => ModelKind::Resnet,
+        Some("pattern") => ModelKind::Pattern,
+        Some(other) => {
+            return Err(TrainError::Config(format!(
+                "--kind {other:?}: expected resnet or pattern"
+            )))
+        }
+    };
+    let pattern = model_kind == ModelKind::Pattern;
     let data = args
         .data
         .iter()
@@ -122,16 +142,19 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         out_dir: args.out.clone(),
         steps: args.steps,
         batch: args.batch,
-        arch: Arch::new(
-            args.blocks
+        arch: Arch {
+            kind: model_kind,
+            blocks: args
+                .blocks
                 .or(prev.map(|s| s.blocks))
                 .or(init_arch.map(|a| a.blocks))
-                .unwrap_or(6),
-            args.channels
+                .unwrap_or(if pattern { 0 } else { 6 }),
+            channels: args
+                .channels
                 .or(prev.map(|s| s.channels))
                 .or(init_arch.map(|a| a.channels))
-                .unwrap_or(64),
-        ),
+                .unwrap_or(if pattern { 32 } else { 64 }),
+        },
         seed: args.seed.or(prev.map(|s| s.seed)).unwrap_or(1),
         resume: args.resume,
         optimizer: OptimizerSettings {

@@ -16,98 +16,79 @@
 //! (every tensor present, none extra, shapes equal) and says precisely what is wrong.
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::{Deserialize, Serialize};
 use tch::{nn::VarStore, Device, Kind, Tensor};
 
 use super::error::NnError;
 use super::features::{FEATURE_VERSION, INPUT_PLANES};
 use super::grid::splitmix64;
+use super::meta::{network_paths, ModelKind, NetworkMeta};
 use super::model::{Arch, FusedConvs, PolicyValueNet, ARCH_VERSION};
-
-/// The sidecar's contents.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NetworkMeta {
-    pub version: u32,
-    pub blocks: usize,
-    pub channels: usize,
-    pub input_planes: usize,
-    pub feature_version: u32,
-    #[serde(default)]
-    pub description: String,
-}
+use super::pattern;
+use super::pattern_model::PatternModel;
 
 impl NetworkMeta {
     pub fn for_arch(arch: Arch, description: &str) -> NetworkMeta {
+        let (version, input_planes, feature_version) = match arch.kind {
+            ModelKind::Resnet => (ARCH_VERSION, INPUT_PLANES, FEATURE_VERSION),
+            ModelKind::Pattern => (
+                pattern::PATTERN_VERSION,
+                pattern::INPUT_PLANES,
+                pattern::PATTERN_VERSION,
+            ),
+        };
         NetworkMeta {
-            version: ARCH_VERSION,
+            kind: arch.kind,
+            version,
             blocks: arch.blocks,
             channels: arch.channels,
-            input_planes: INPUT_PLANES,
-            feature_version: FEATURE_VERSION,
+            input_planes,
+            feature_version,
             description: description.to_string(),
         }
     }
 
     pub fn arch(&self) -> Arch {
-        Arch::new(self.blocks, self.channels)
+        Arch {
+            kind: self.kind,
+            blocks: self.blocks,
+            channels: self.channels,
+        }
     }
 
     /// Checks that this build can run the network the sidecar describes.
     fn check(&self, path: &Path) -> Result<(), NnError> {
-        let mismatch = |what, expected: String, found: String| NnError::Mismatch {
-            path: path.to_path_buf(),
-            what,
-            expected,
-            found,
-        };
-        if self.version != ARCH_VERSION {
-            return Err(mismatch(
-                "architecture version",
-                ARCH_VERSION.to_string(),
-                self.version.to_string(),
-            ));
-        }
-        if self.input_planes != INPUT_PLANES {
-            return Err(mismatch(
-                "input_planes",
-                INPUT_PLANES.to_string(),
-                self.input_planes.to_string(),
-            ));
-        }
-        if self.feature_version != FEATURE_VERSION {
-            return Err(mismatch(
-                "feature_version",
-                FEATURE_VERSION.to_string(),
-                self.feature_version.to_string(),
-            ));
-        }
+        let expected = NetworkMeta::for_arch(self.arch(), "");
+        self.expect(path, "architecture version", expected.version, self.version)?;
+        self.expect(
+            path,
+            "input_planes",
+            expected.input_planes,
+            self.input_planes,
+        )?;
+        self.expect(
+            path,
+            "feature_version",
+            expected.feature_version,
+            self.feature_version,
+        )?;
         self.arch().validate()
     }
 }
 
-/// The weights and sidecar paths for a network path given with or without an extension
-/// (`nets/a`, `nets/a.safetensors` and `nets/a.toml` all name the same network).
-pub fn network_paths(path: &Path) -> (PathBuf, PathBuf) {
-    let stem = match path.extension().and_then(|e| e.to_str()) {
-        Some("safetensors") | Some("toml") => path.with_extension(""),
-        _ => path.to_path_buf(),
-    };
-    let with = |ext: &str| {
-        let mut s = stem.clone().into_os_string();
-        s.push(".");
-        s.push(ext);
-        PathBuf::from(s)
-    };
-    (with("safetensors"), with("toml"))
+/// The modules of either kind of net.
+#[derive(Debug)]
+enum Model {
+    Resnet(PolicyValueNet),
+    Pattern(PatternModel),
 }
 
 /// A policy-value network ready to run: var store, modules and where they live.
 #[derive(Debug)]
 pub struct Network {
     vs: VarStore,
-    model: PolicyValueNet,
+    model: Model,
     meta: NetworkMeta,
     half: bool,
     /// Batch norms folded into the convolutions for [`Network::infer`]; dropped whenever the
@@ -121,7 +102,10 @@ impl Network {
         let arch = meta.arch();
         arch.validate()?;
         let vs = VarStore::new(Device::Cpu);
-        let model = PolicyValueNet::new(&vs.root(), arch);
+        let model = match arch.kind {
+            ModelKind::Resnet => Model::Resnet(PolicyValueNet::new(&vs.root(), arch)),
+            ModelKind::Pattern => Model::Pattern(PatternModel::new(&vs.root(), arch.channels)),
+        };
         Ok(Network {
             vs,
             model,
@@ -146,7 +130,9 @@ impl Network {
     /// Folds the batch norms into the convolutions for [`Network::infer`] (done on load; do it
     /// again after training if the network will then mostly run inference).
     pub fn prepare_inference(&self) {
-        *self.fused.borrow_mut() = Some(self.model.fuse());
+        if let Model::Resnet(model) = &self.model {
+            *self.fused.borrow_mut() = Some(model.fuse());
+        }
     }
 
     /// A freshly initialised network, a function of `(arch, seed)` only: the weights come from
@@ -260,20 +246,24 @@ impl Network {
             // The weights are about to change.
             self.fused.borrow_mut().take();
         }
-        let xs = xs.to_device(self.device()).to_kind(self.kind());
-        self.model.forward_t(&xs, train)
+        let xs = xs.to_device(self.device());
+        match &self.model {
+            Model::Resnet(model) => model.forward_t(&xs.to_kind(self.kind()), train),
+            // The pattern net's inputs are codebook rows and flags: integers, not planes.
+            Model::Pattern(model) => model.forward(&xs.to_kind(Kind::Int64)),
+        }
     }
 
     /// Inference: no gradients, eval-mode batch norm; returns f32 CPU tensors
     /// `(policy probabilities [B, H*W], wdl probabilities [B, 3])`.
     pub fn infer(&self, xs: &Tensor) -> (Tensor, Tensor) {
         tch::no_grad(|| {
-            let (p, v) = match self.fused.borrow().as_ref() {
-                Some(fused) => {
+            let (p, v) = match (&self.model, self.fused.borrow().as_ref()) {
+                (Model::Resnet(model), Some(fused)) => {
                     let xs = xs.to_device(self.device()).to_kind(self.kind());
-                    self.model.forward_fused(&xs, fused)
+                    model.forward_fused(&xs, fused)
                 }
-                None => self.forward_t(xs, false),
+                _ => self.forward_t(xs, false),
             };
             let p = p
                 .to_kind(Kind::Float)
@@ -346,6 +336,7 @@ mod tests {
     use crate::game::Rule;
     use crate::nn::grid::splitmix64;
     use crate::nn::{encode_into, features::encoded_len, GridPosition, Symmetry};
+    use std::path::PathBuf;
 
     fn temp_dir(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("hoshi-nn-{tag}-{}", std::process::id()));

@@ -8,6 +8,9 @@
 //!   a position is read, so this room does not depend on the board type).
 //! - [`symmetry`]: the 8 (square) or 4 (rectangle) board symmetries.
 //! - [`model`]: the residual convolutional net (`tch`), one net for every board size and shape.
+//! - [`pattern`]: the pattern-codebook net, run incrementally in plain Rust at every leaf of a
+//!   CPU search; [`pattern_model`] trains it in `tch`.
+//! - [`meta`]: network sidecars and which kind of net a file holds.
 //! - [`file`](mod@file): network files (safetensors weights + TOML sidecar) and the [`Network`] handle.
 //! - [`device`]: `cpu` / `cuda` / `cuda:N`, loading libtorch's CUDA library at run time.
 //! - [`cache`]: a bounded evaluation cache keyed by position hash.
@@ -38,8 +41,12 @@ pub mod features;
 #[cfg(feature = "torch")]
 pub mod file;
 pub mod grid;
+pub mod meta;
 #[cfg(feature = "torch")]
 pub mod model;
+pub mod pattern;
+#[cfg(feature = "torch")]
+pub mod pattern_model;
 #[cfg(feature = "torch")]
 pub mod service;
 pub mod symmetry;
@@ -53,10 +60,12 @@ pub use device::{open_device, parse_device};
 pub use error::NnError;
 pub use features::{encode_into, FeatureSource, PointThreats, FEATURE_VERSION, INPUT_PLANES};
 #[cfg(feature = "torch")]
-pub use file::{Network, NetworkMeta};
+pub use file::Network;
 pub use grid::GridPosition;
+pub use meta::{network_paths, ModelKind, NetworkMeta};
 #[cfg(feature = "torch")]
 pub use model::{Arch, PolicyValueNet, ARCH_VERSION};
+pub use pattern::{PatternState, PatternWeights};
 #[cfg(feature = "torch")]
 pub use service::{EvalClient, EvalService, Evaluation, ServiceConfig, ServiceStats};
 pub use symmetry::Symmetry;

@@ -16,6 +16,7 @@ use tch::nn::{self, Module};
 use tch::{Kind, Tensor};
 
 use super::features::{plane, INPUT_PLANES};
+use super::meta::ModelKind;
 
 /// Version of the architecture described here; stored in sidecars as `version`.
 pub const ARCH_VERSION: u32 = 1;
@@ -31,17 +32,39 @@ const BN_MOMENTUM: f64 = 0.1;
 /// The shape of a network: what a sidecar records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arch {
+    pub kind: ModelKind,
+    /// Residual blocks (0 for a pattern net).
     pub blocks: usize,
+    /// The tower's channels; a pattern net's feature width.
     pub channels: usize,
 }
 
 impl Arch {
+    /// A residual net.
     pub fn new(blocks: usize, channels: usize) -> Arch {
-        Arch { blocks, channels }
+        Arch {
+            kind: ModelKind::Resnet,
+            blocks,
+            channels,
+        }
+    }
+
+    /// A pattern-codebook net with `dim` features per cell.
+    pub fn pattern(dim: usize) -> Arch {
+        Arch {
+            kind: ModelKind::Pattern,
+            blocks: 0,
+            channels: dim,
+        }
     }
 
     pub fn validate(&self) -> Result<(), super::NnError> {
-        if self.channels == 0 || self.channels > 1024 || self.blocks > 100 {
+        let pattern_ok = self.blocks == 0 && self.channels <= super::pattern::MAX_DIM;
+        let ok = match self.kind {
+            ModelKind::Resnet => self.channels <= 1024 && self.blocks <= 100,
+            ModelKind::Pattern => pattern_ok,
+        };
+        if self.channels == 0 || !ok {
             return Err(super::NnError::InvalidArch(format!(
                 "{} blocks x {} channels",
                 self.blocks, self.channels

@@ -10,6 +10,8 @@ use tch::{Kind, Tensor};
 
 use crate::game::{Board, Point};
 use crate::nn::features::encoded_len;
+use crate::nn::pattern::{self, inputs::encode_board};
+use crate::nn::ModelKind;
 use crate::nn::{encode_into, Symmetry, INPUT_PLANES};
 
 use super::records::GameRecord;
@@ -17,7 +19,8 @@ use super::records::GameRecord;
 /// One batch, on the CPU.
 #[derive(Debug)]
 pub struct Batch {
-    /// `[B, INPUT_PLANES, H, W]` f32.
+    /// `[B, INPUT_PLANES, H, W]` f32 for the residual net; `[B, pattern::INPUT_PLANES, H, W]`
+    /// int64 for the pattern net.
     pub inputs: Tensor,
     /// `[B, H * W]` f32; each row sums to 1.
     pub policy: Tensor,
@@ -87,6 +90,68 @@ impl TrainingSet {
         self.samples.is_empty()
     }
 
+    /// A batch for a net of `kind`: [`TrainingSet::batch`] or [`TrainingSet::pattern_batch`].
+    pub fn batch_for<R: Rng>(
+        &self,
+        kind: ModelKind,
+        size: usize,
+        augment: bool,
+        rng: &mut R,
+    ) -> Batch {
+        match kind {
+            ModelKind::Resnet => self.batch(size, augment, rng),
+            ModelKind::Pattern => self.pattern_batch(size, rng),
+        }
+    }
+
+    /// `size` samples for the pattern net, drawn uniformly (with replacement). No symmetries:
+    /// the pattern net gives the same answer under all of them. Panics on an empty set.
+    pub fn pattern_batch<R: Rng>(&self, size: usize, rng: &mut R) -> Batch {
+        assert!(!self.is_empty(), "no samples to draw from");
+        let picks: Vec<(u32, u32)> = (0..size)
+            .map(|_| self.samples[rng.gen_range(0..self.samples.len())])
+            .collect();
+        let (width, height) = self.padded_size(&picks);
+        let area = width * height;
+        let plane_len = pattern::INPUT_PLANES * area;
+        let mut inputs = vec![0i64; size * plane_len];
+        let mut policy = vec![0.0f32; size * area];
+        let mut wdl = Vec::with_capacity(size);
+        for (i, &(g, ply)) in picks.iter().enumerate() {
+            let game = &self.games[g as usize];
+            let board = position(game, ply as usize);
+            encode_board(
+                &board,
+                width,
+                height,
+                &mut inputs[i * plane_len..(i + 1) * plane_len],
+            );
+            let row = &mut policy[i * area..(i + 1) * area];
+            for &(p, f) in &game.positions[ply as usize].policy {
+                row[p.y as usize * width + p.x as usize] += f;
+            }
+            let total: f32 = row.iter().sum();
+            row.iter_mut().for_each(|v| *v /= total);
+            wdl.push(game.result.wdl_index(board.side_to_move()) as i64);
+        }
+        let (b, w, h) = (size as i64, width as i64, height as i64);
+        Batch {
+            inputs: Tensor::from_slice(&inputs).view([b, pattern::INPUT_PLANES as i64, h, w]),
+            policy: Tensor::from_slice(&policy).view([b, h * w]),
+            wdl: Tensor::from_slice(&wdl).to_kind(Kind::Int64),
+            width,
+            height,
+        }
+    }
+
+    /// The largest width and height among the picked samples' boards.
+    fn padded_size(&self, picks: &[(u32, u32)]) -> (usize, usize) {
+        let games = picks.iter().map(|&(g, _)| &self.games[g as usize]);
+        let width = games.clone().map(|g| g.width).max().unwrap_or(1);
+        let height = games.map(|g| g.height).max().unwrap_or(1);
+        (width, height)
+    }
+
     /// `size` samples drawn uniformly (with replacement), each under a random symmetry when
     /// `augment` is set. Panics on an empty set.
     pub fn batch<R: Rng>(&self, size: usize, augment: bool, rng: &mut R) -> Batch {
@@ -94,16 +159,7 @@ impl TrainingSet {
         let picks: Vec<(u32, u32)> = (0..size)
             .map(|_| self.samples[rng.gen_range(0..self.samples.len())])
             .collect();
-        let width = picks
-            .iter()
-            .map(|&(g, _)| self.games[g as usize].width)
-            .max()
-            .unwrap_or(1);
-        let height = picks
-            .iter()
-            .map(|&(g, _)| self.games[g as usize].height)
-            .max()
-            .unwrap_or(1);
+        let (width, height) = self.padded_size(&picks);
         let plane_len = encoded_len(width, height);
         let area = width * height;
         let mut inputs = vec![0.0f32; size * plane_len];

@@ -31,7 +31,7 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 use tch::{Device, Kind, Tensor};
 
-use crate::nn::{Arch, Network};
+use crate::nn::{Arch, ModelKind, Network};
 
 use super::dataset::TrainingSet;
 use super::error::TrainError;
@@ -143,6 +143,9 @@ impl Default for TrainConfig {
 pub struct TrainState {
     pub step: u64,
     pub seed: u64,
+    /// Which net (absent in checkpoints of the residual net written before there was a choice).
+    #[serde(default)]
+    pub kind: ModelKind,
     pub blocks: usize,
     pub channels: usize,
     pub optimizer: String,
@@ -330,8 +333,9 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
                 let net = Network::load(path, config.device)?;
                 if net.arch() != config.arch {
                     return Err(TrainError::Config(format!(
-                        "--init {} is {} blocks x {} channels, asked for {} x {}",
+                        "--init {} is a {} net of {} blocks x {} channels, asked for {} x {}",
                         path.display(),
+                        net.arch().kind.name(),
                         net.arch().blocks,
                         net.arch().channels,
                         config.arch.blocks,
@@ -346,10 +350,16 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
         return Ok((net, opt, 0, None));
     };
     let s = &ckpt.state;
-    if Arch::new(s.blocks, s.channels) != config.arch {
+    let ckpt_arch = Arch {
+        kind: s.kind,
+        blocks: s.blocks,
+        channels: s.channels,
+    };
+    if ckpt_arch != config.arch {
         return Err(TrainError::Config(format!(
-            "checkpoint {} is {} blocks x {} channels, asked for {} x {}",
+            "checkpoint {} is a {} net of {} blocks x {} channels, asked for {} x {}",
             ckpt.stem.display(),
+            s.kind.name(),
             s.blocks,
             s.channels,
             config.arch.blocks,
@@ -423,7 +433,7 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
     let mut saved_step = start_step;
     while report.step < config.steps && !stop.load(Ordering::Relaxed) {
         let mut rng = StdRng::seed_from_u64(step_seed(config.seed, report.step));
-        let batch = set.batch(config.batch, config.augment, &mut rng);
+        let batch = set.batch_for(config.arch.kind, config.batch, config.augment, &mut rng);
         let (logits, wdl) = net.forward_t(&batch.inputs, true);
         let device = net.device();
         let policy_target = batch.policy.to_device(device);
@@ -493,6 +503,7 @@ fn save_checkpoint(
     let state = TrainState {
         step: report.step,
         seed: config.seed,
+        kind: config.arch.kind,
         blocks: config.arch.blocks,
         channels: config.arch.channels,
         optimizer: s.kind.name().to_string(),
@@ -553,7 +564,7 @@ pub fn max_weight_difference(a: &Network, b: &Network) -> f64 {
 /// compare networks on held-out games.
 pub fn evaluate_losses(net: &Network, set: &TrainingSet, size: usize, seed: u64) -> (f64, f64) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let batch = set.batch(size, false, &mut rng);
+    let batch = set.batch_for(net.arch().kind, size, false, &mut rng);
     tch::no_grad(|| {
         let (logits, wdl) = net.forward_t(&batch.inputs, false);
         let device = net.device();
@@ -601,6 +612,7 @@ mod tests {
         let state = TrainState {
             step: 12,
             seed: 3,
+            kind: ModelKind::Resnet,
             blocks: 1,
             channels: 8,
             optimizer: "adam".into(),

@@ -14,6 +14,7 @@ mod hybrid;
 mod near;
 #[cfg(feature = "torch")]
 mod network;
+mod pattern;
 mod settings;
 mod wdl;
 
@@ -22,18 +23,53 @@ pub use classical::{ClassicalEvaluator, ClassicalLeaf};
 pub use hybrid::HybridEvaluator;
 pub use near::{threat_of, NearPoint};
 #[cfg(feature = "torch")]
-pub use network::{load_network_evaluator, service_config, set_cpu_threads, NetworkEvaluator};
+pub use network::{load_torch_evaluator, service_config, set_cpu_threads, NetworkEvaluator};
+pub use pattern::{PatternEvaluator, PatternLeaf};
 pub use settings::{NetworkSettings, RefineSettings};
 pub use wdl::Wdl;
 
-/// Without libtorch no network loads: always [`NoTorch`](crate::nn::NnError::NoTorch).
-#[cfg(not(feature = "torch"))]
+/// The evaluator for the network `settings` name: a pattern net runs in plain Rust in every
+/// build; a residual net needs libtorch (without the `torch` feature:
+/// [`NoTorch`](crate::nn::NnError::NoTorch)).
 pub fn load_network_evaluator(
-    _settings: &NetworkSettings,
-    _classical_prior_sharpness: f32,
+    settings: &NetworkSettings,
+    classical_prior_sharpness: f32,
 ) -> Result<std::sync::Arc<dyn Evaluator>, crate::nn::NnError> {
-    Err(crate::nn::NnError::NoTorch("load a network"))
+    let path = resolve_network(&settings.path);
+    if crate::nn::NetworkMeta::read(&path)?.kind == crate::nn::ModelKind::Pattern {
+        return Ok(std::sync::Arc::new(PatternEvaluator::load(&path)?));
+    }
+    #[cfg(feature = "torch")]
+    return load_torch_evaluator(settings, &path, classical_prior_sharpness);
+    #[cfg(not(feature = "torch"))]
+    {
+        let _ = classical_prior_sharpness;
+        Err(crate::nn::NnError::NoTorch("run a residual network"))
+    }
 }
+
+/// A relative network path is looked for from the working directory, then beside the
+/// executable, then in the repository.
+pub fn resolve_network(path: &Path) -> PathBuf {
+    if path.is_absolute() || has_network_file(path) {
+        return path.to_path_buf();
+    }
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf));
+    exe_dir
+        .into_iter()
+        .chain(std::iter::once(PathBuf::from(env!("CARGO_MANIFEST_DIR"))))
+        .map(|dir| dir.join(path))
+        .find(|p| has_network_file(p))
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+fn has_network_file(path: &Path) -> bool {
+    crate::nn::network_paths(path).1.is_file()
+}
+
+use std::path::{Path, PathBuf};
 
 use crate::game::Board;
 

@@ -1,18 +1,20 @@
 //! The network evaluator: the policy-value net behind `nn::service`, whose evaluator thread
 //! batches the requests of all search threads into one forward pass.
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use super::Wdl;
 use super::{ClassicalLeaf, Evaluator, HybridEvaluator, Leaf, LeafEvaluator, NetworkSettings};
 use crate::nn::{parse_device, EvalClient, EvalService, Network, NnError, ServiceConfig};
 
-/// The evaluator `settings` ask for: the network on every leaf, or the hybrid.
-pub fn load_network_evaluator(
+/// The evaluator `settings` ask for over the residual net at `path` (resolved): the network on
+/// every leaf, or the hybrid.
+pub fn load_torch_evaluator(
     settings: &NetworkSettings,
+    path: &Path,
     classical_prior_sharpness: f32,
 ) -> Result<Arc<dyn Evaluator>, NnError> {
-    let network = load_network(settings)?;
+    let network = load_network(settings, path)?;
     let service = service_config(settings);
     Ok(match settings.refine {
         None => Arc::new(NetworkEvaluator::new(
@@ -31,12 +33,12 @@ pub fn load_network_evaluator(
 
 /// Loads the network file named in `settings` onto its device (setting libtorch's CPU threads
 /// for a CPU).
-fn load_network(settings: &NetworkSettings) -> Result<Network, NnError> {
+fn load_network(settings: &NetworkSettings, path: &Path) -> Result<Network, NnError> {
     let device = parse_device(&settings.device)?;
     if device == tch::Device::Cpu {
         set_cpu_threads(settings.cpu_threads);
     }
-    Network::load(resolve(&settings.path), device)
+    Network::load(path, device)
 }
 
 /// Sets libtorch's intra-op thread count (process-wide) when `threads` > 0.
@@ -106,27 +108,6 @@ pub fn service_config(settings: &NetworkSettings) -> ServiceConfig {
         cache_entries: settings.cache_entries,
         ..ServiceConfig::default()
     }
-}
-
-/// A relative network path is looked for from the working directory, then beside the
-/// executable, then in the repository.
-fn resolve(path: &Path) -> PathBuf {
-    if path.is_absolute() || has_network_file(path) {
-        return path.to_path_buf();
-    }
-    let exe_dir = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf));
-    exe_dir
-        .into_iter()
-        .chain(std::iter::once(PathBuf::from(env!("CARGO_MANIFEST_DIR"))))
-        .map(|dir| dir.join(path))
-        .find(|p| has_network_file(p))
-        .unwrap_or_else(|| path.to_path_buf())
-}
-
-fn has_network_file(path: &Path) -> bool {
-    crate::nn::file::network_paths(path).0.is_file()
 }
 
 impl Evaluator for NetworkEvaluator {

@@ -1,0 +1,64 @@
+//! The pattern-codebook network: a policy-value net fast enough for every leaf of a CPU search.
+//!
+//! Each cell looks at its four lines: its own state and four cells on each side make a key
+//! ([`codes`]) that picks a learned row of `dim` numbers from one codebook shared by the four
+//! directions. A cell's features are
+//!
+//! ```text
+//! a = variant[rule, side to move] + Σ_dir codebook[key_dir] (+ forbidden, on black's renju forbidden points)
+//! h = max(a, LEAK · a)
+//! ```
+//!
+//! The policy logit of a cell is `policy · h + b`; the value pools the board,
+//! `pooled = (Σ_cells h − cells · h_empty) / POOL_CELLS` (`h_empty`: the features of a cell with
+//! nothing around it, so extra empty board changes nothing), then a small MLP gives win, draw
+//! and loss logits. The net is invariant to the board's rotations and reflections by
+//! construction (shared codebook, lines read both ways), so training needs no augmentation.
+//!
+//! A stone changes the keys of the cells within four steps on its four lines only, so
+//! [`PatternState`] keeps each cell's features and the pooled sum and updates the cells a move
+//! touched ([`view`]). Training runs the same formula in libtorch (`nn::pattern_model`) on
+//! inputs from [`inputs`]; weights are a network file of kind `pattern` ([`weights`]).
+pub mod codes;
+pub mod inputs;
+pub mod view;
+pub mod weights;
+
+pub use view::PatternState;
+pub use weights::PatternWeights;
+
+use crate::game::{Color, Rule};
+
+/// Version of the inputs and the formula above; stored in the sidecar and checked on load.
+pub const PATTERN_VERSION: u32 = 1;
+/// Input planes of a training batch (see [`inputs`]).
+pub const INPUT_PLANES: usize = 7;
+/// Widest feature vector a sidecar may ask for.
+pub const MAX_DIM: usize = 256;
+/// Hidden units of the value MLP.
+pub const VALUE_HIDDEN: usize = 32;
+/// Slope of the activation below zero.
+pub const LEAK: f32 = 0.125;
+/// The pooled sum is divided by this (a 15x15 board's cells), whatever the board's size.
+pub const POOL_CELLS: f32 = 225.0;
+/// Rule and side-to-move combinations, each with its own learned bias.
+pub const VARIANT_COUNT: usize = 6;
+
+/// The bias row of a position: the rule, and for renju also who is to move (black has
+/// forbidden points, white has not).
+pub fn variant(rule: Rule, to_move: Color) -> usize {
+    match (rule, to_move) {
+        (Rule::Freestyle, _) => 0,
+        (Rule::Standard, _) => 1,
+        (Rule::Caro, _) => 2,
+        (Rule::CaroExact, _) => 3,
+        (Rule::Renju, Color::Black) => 4,
+        (Rule::Renju, Color::White) => 5,
+    }
+}
+
+/// The activation.
+#[inline]
+pub fn leaky(x: f32) -> f32 {
+    x.max(LEAK * x)
+}

@@ -1,0 +1,452 @@
+//! Incremental evaluation of the pattern net.
+//!
+//! [`PatternState`] keeps, for each side to move, every cell's features, its policy logit and
+//! the pooled sum of the board it last saw. Shown a new board it compares the move lists,
+//! marks the cells within four steps of every stone that differs (taken back or added) and
+//! recomputes those cells only: walking a search tree, consecutive leaves share most of their
+//! stones, so a leaf costs a few dozen cells instead of the whole board. A cell's features are
+//! a pure function of the board around it, so the result equals a full recomputation (tests
+//! check it, and the value against libtorch's forward pass in `nn::pattern_model`).
+use std::sync::Arc;
+
+use super::codes::{CodeReader, EMPTY_ROW, SIDE_CELLS};
+use super::{leaky, variant, PatternWeights, POOL_CELLS, VALUE_HIDDEN};
+use crate::game::{Board, Color, Point, Rule};
+
+/// Past this many differing stones a full recomputation is cheaper than marking cells.
+const FULL_REBUILD: usize = 24;
+
+/// The pattern net kept in step with the boards of one search thread.
+pub struct PatternState {
+    net: Arc<PatternWeights>,
+    reader: CodeReader,
+    /// Indexed by the side to move's `Color::index()`.
+    views: [View; 2],
+    acc: Vec<f32>,
+    pooled: Vec<f32>,
+    /// Policy logits of forbidden points (their features change with the flag).
+    forbidden_logits: Vec<(usize, f32)>,
+}
+
+impl PatternState {
+    pub fn new(net: Arc<PatternWeights>) -> PatternState {
+        let dim = net.dim;
+        PatternState {
+            views: [View::new(Color::Black), View::new(Color::White)],
+            reader: CodeReader::default(),
+            acc: vec![0.0; dim],
+            pooled: vec![0.0; dim],
+            forbidden_logits: Vec::new(),
+            net,
+        }
+    }
+
+    pub fn weights(&self) -> &PatternWeights {
+        &self.net
+    }
+
+    /// Evaluates `board` for its side to move: writes the policy logit of each of `moves` into
+    /// `logits` and returns win, draw and loss probabilities. `forbidden` lists black's renju
+    /// forbidden points (empty under other rules).
+    pub fn evaluate(
+        &mut self,
+        board: &Board,
+        forbidden: &[usize],
+        moves: &[usize],
+        logits: &mut Vec<f32>,
+    ) -> [f32; 3] {
+        let net = &*self.net;
+        let view = &mut self.views[board.side_to_move().index()];
+        view.sync(net, &self.reader, board, &mut self.acc);
+        let dim = net.dim;
+        let cells = view.cells as f64;
+        for j in 0..dim {
+            self.pooled[j] = (view.sum[j] - cells * view.empty_features[j] as f64) as f32;
+        }
+        self.forbidden_logits.clear();
+        for &f in forbidden {
+            view.cell_sum(net, &self.reader, board, f, &mut self.acc);
+            let old = &view.hidden[f * dim..(f + 1) * dim];
+            for j in 0..dim {
+                let h = leaky(self.acc[j] + net.forbidden[j]);
+                self.pooled[j] += h - old[j];
+                self.acc[j] = h;
+            }
+            let logit = dot(&net.policy, &self.acc) + net.policy_bias;
+            self.forbidden_logits.push((f, logit));
+        }
+        logits.clear();
+        logits.extend(moves.iter().map(|&m| {
+            match self.forbidden_logits.iter().find(|&&(f, _)| f == m) {
+                Some(&(_, l)) => l,
+                None => view.logit[m],
+            }
+        }));
+        self.pooled.iter_mut().for_each(|p| *p /= POOL_CELLS);
+        value_head(net, &self.pooled)
+    }
+}
+
+/// The value MLP: pooled features → win, draw, loss probabilities.
+fn value_head(net: &PatternWeights, pooled: &[f32]) -> [f32; 3] {
+    let dim = net.dim;
+    let mut hidden = [0.0f32; VALUE_HIDDEN];
+    for (k, h) in hidden.iter_mut().enumerate() {
+        let row = &net.value1[k * dim..(k + 1) * dim];
+        *h = (dot(row, pooled) + net.value1_bias[k]).max(0.0);
+    }
+    let mut out = [0.0f32; 3];
+    for (c, o) in out.iter_mut().enumerate() {
+        let row = &net.value2[c * VALUE_HIDDEN..(c + 1) * VALUE_HIDDEN];
+        *o = dot(row, &hidden) + net.value2_bias[c];
+    }
+    let max = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut total = 0.0;
+    for o in out.iter_mut() {
+        *o = (*o - max).exp();
+        total += *o;
+    }
+    out.map(|o| o / total)
+}
+
+/// A dot product in eight lanes (so that it vectorises without reordering licence).
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = a8
+        .remainder()
+        .iter()
+        .zip(b8.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a8.zip(b8) {
+        for l in 0..8 {
+            lanes[l] += x[l] * y[l];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// One side to move's features of the last board it saw.
+struct View {
+    to_move: Color,
+    geometry: Option<(usize, usize, Rule)>,
+    steps: [usize; 4],
+    on_board: Vec<bool>,
+    cells: usize,
+    /// The stones the features describe, in order, with their colours.
+    stones: Vec<(usize, Option<Color>)>,
+    /// Each cell's activated features (`index_len * dim`).
+    hidden: Vec<f32>,
+    logit: Vec<f32>,
+    /// Σ hidden over the board, in f64 so that millions of updates do not drift.
+    sum: Vec<f64>,
+    empty_features: Vec<f32>,
+    variant_row: Vec<f32>,
+    stamp: Vec<u32>,
+    epoch: u32,
+    dirty: Vec<usize>,
+}
+
+impl View {
+    fn new(to_move: Color) -> View {
+        View {
+            to_move,
+            geometry: None,
+            steps: [0; 4],
+            on_board: Vec::new(),
+            cells: 0,
+            stones: Vec::new(),
+            hidden: Vec::new(),
+            logit: Vec::new(),
+            sum: Vec::new(),
+            empty_features: Vec::new(),
+            variant_row: Vec::new(),
+            stamp: Vec::new(),
+            epoch: 0,
+            dirty: Vec::new(),
+        }
+    }
+
+    /// Brings the features in step with `board`.
+    fn sync(&mut self, net: &PatternWeights, reader: &CodeReader, board: &Board, acc: &mut [f32]) {
+        let geometry = (board.width(), board.height(), board.rule());
+        if self.geometry != Some(geometry) {
+            self.reset(net, board);
+            self.rebuild(net, reader, board, acc);
+            return;
+        }
+        let history = board.history_idx();
+        let common = self
+            .stones
+            .iter()
+            .zip(history)
+            .take_while(|(&(i, c), &h)| i == h && c == board.get_idx(h))
+            .count();
+        let changes = self.stones.len() - common + history.len() - common;
+        if changes == 0 {
+            return;
+        }
+        if changes > FULL_REBUILD {
+            self.rebuild(net, reader, board, acc);
+            return;
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.epoch = 1;
+        }
+        self.dirty.clear();
+        for k in common..self.stones.len() {
+            self.mark_around(self.stones[k].0);
+        }
+        for &idx in &history[common..] {
+            self.mark_around(idx);
+        }
+        self.stones.truncate(common);
+        self.stones
+            .extend(history[common..].iter().map(|&h| (h, board.get_idx(h))));
+        for k in 0..self.dirty.len() {
+            let idx = self.dirty[k];
+            self.update_cell(net, reader, board, idx, acc);
+        }
+    }
+
+    /// Sizes the tables for a new board geometry.
+    fn reset(&mut self, net: &PatternWeights, board: &Board) {
+        let dim = net.dim;
+        let len = board.index_len();
+        self.geometry = Some((board.width(), board.height(), board.rule()));
+        self.steps = [0, 1, 2, 3].map(|d| board.dir_step(d));
+        self.on_board = vec![false; len];
+        for y in 0..board.height() {
+            for x in 0..board.width() {
+                self.on_board[board.index(Point::new(x as u8, y as u8))] = true;
+            }
+        }
+        self.cells = board.width() * board.height();
+        self.hidden = vec![0.0; len * dim];
+        self.logit = vec![0.0; len];
+        self.stamp = vec![0; len];
+        self.epoch = 0;
+        let v = variant(board.rule(), self.to_move);
+        self.variant_row = net.variant_row(v).to_vec();
+        let empty = net.codebook_row(EMPTY_ROW);
+        self.empty_features = (0..dim)
+            .map(|j| leaky(self.variant_row[j] + 4.0 * empty[j]))
+            .collect();
+    }
+
+    /// Recomputes every cell.
+    fn rebuild(
+        &mut self,
+        net: &PatternWeights,
+        reader: &CodeReader,
+        board: &Board,
+        acc: &mut [f32],
+    ) {
+        self.sum = vec![0.0; net.dim];
+        self.hidden.fill(0.0);
+        for idx in 0..self.on_board.len() {
+            if self.on_board[idx] {
+                self.update_cell(net, reader, board, idx, acc);
+            }
+        }
+        self.stones.clear();
+        self.stones
+            .extend(board.history_idx().iter().map(|&h| (h, board.get_idx(h))));
+    }
+
+    /// Marks `idx` and the board cells within `SIDE_CELLS` steps of it on its four lines.
+    fn mark_around(&mut self, idx: usize) {
+        self.mark(idx);
+        for step in self.steps {
+            for k in 1..=SIDE_CELLS {
+                self.mark(idx + k * step);
+                self.mark(idx - k * step);
+            }
+        }
+    }
+
+    #[inline]
+    fn mark(&mut self, idx: usize) {
+        if self.on_board[idx] && self.stamp[idx] != self.epoch {
+            self.stamp[idx] = self.epoch;
+            self.dirty.push(idx);
+        }
+    }
+
+    /// The cell's features before activation: its variant bias plus its four codebook rows.
+    #[inline]
+    fn cell_sum(
+        &self,
+        net: &PatternWeights,
+        reader: &CodeReader,
+        board: &Board,
+        idx: usize,
+        acc: &mut [f32],
+    ) {
+        acc.copy_from_slice(&self.variant_row);
+        let stone = board.get_idx(idx);
+        for d in 0..4 {
+            let row = net.codebook_row(reader.id(board.code(idx, d), stone, self.to_move));
+            for (a, r) in acc.iter_mut().zip(row) {
+                *a += r;
+            }
+        }
+    }
+
+    fn update_cell(
+        &mut self,
+        net: &PatternWeights,
+        reader: &CodeReader,
+        board: &Board,
+        idx: usize,
+        acc: &mut [f32],
+    ) {
+        self.cell_sum(net, reader, board, idx, acc);
+        let dim = net.dim;
+        let hidden = &mut self.hidden[idx * dim..(idx + 1) * dim];
+        for ((h, a), s) in hidden.iter_mut().zip(acc.iter()).zip(self.sum.iter_mut()) {
+            let new = leaky(*a);
+            *s += (new - *h) as f64;
+            *h = new;
+        }
+        self.logit[idx] = dot(&net.policy, hidden) + net.policy_bias;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::meta::NetworkMeta;
+    use crate::nn::pattern::codes::ID_COUNT;
+    use crate::nn::pattern::VARIANT_COUNT;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Random weights (no file): enough to check the bookkeeping.
+    pub(crate) fn random_weights(dim: usize, seed: u64) -> PatternWeights {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut v = |n: usize| {
+            (0..n)
+                .map(|_| rng.gen_range(-1.0..1.0))
+                .collect::<Vec<f32>>()
+        };
+        PatternWeights {
+            meta: NetworkMeta {
+                kind: crate::nn::meta::ModelKind::Pattern,
+                version: 1,
+                blocks: 0,
+                channels: dim,
+                input_planes: 7,
+                feature_version: 1,
+                description: String::new(),
+            },
+            dim,
+            codebook: v(ID_COUNT * dim),
+            variant: v(VARIANT_COUNT * dim),
+            forbidden: v(dim),
+            policy: v(dim),
+            policy_bias: 0.3,
+            value1: v(VALUE_HIDDEN * dim),
+            value1_bias: v(VALUE_HIDDEN),
+            value2: v(3 * VALUE_HIDDEN),
+            value2_bias: v(3),
+        }
+    }
+
+    fn fresh_eval(
+        net: &Arc<PatternWeights>,
+        board: &Board,
+        moves: &[usize],
+    ) -> (Vec<f32>, [f32; 3]) {
+        let mut state = PatternState::new(net.clone());
+        let mut logits = Vec::new();
+        let wdl = state.evaluate(board, &[], moves, &mut logits);
+        (logits, wdl)
+    }
+
+    #[test]
+    fn incremental_updates_match_a_fresh_evaluation_along_a_random_walk() {
+        let net = Arc::new(random_weights(16, 3));
+        let mut state = PatternState::new(net.clone());
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let mut rng = StdRng::seed_from_u64(9);
+        let mut logits = Vec::new();
+        for step in 0..400 {
+            // Mostly moves, sometimes a few take-backs (a new branch of the tree).
+            if board.stone_count() > 60 || (board.stone_count() > 4 && rng.gen_bool(0.3)) {
+                for _ in 0..rng.gen_range(1..4) {
+                    board.undo();
+                }
+            } else {
+                let p = loop {
+                    let p = Point::new(rng.gen_range(0..15), rng.gen_range(0..15));
+                    if board.is_empty(p) {
+                        break p;
+                    }
+                };
+                board.play(p).unwrap();
+            }
+            let moves: Vec<usize> = (0..15u8)
+                .flat_map(|y| (0..15u8).map(move |x| Point::new(x, y)))
+                .filter(|&p| board.is_empty(p))
+                .map(|p| board.index(p))
+                .collect();
+            let wdl = state.evaluate(&board, &[], &moves, &mut logits);
+            let (want_logits, want_wdl) = fresh_eval(&net, &board, &moves);
+            for (a, b) in wdl.iter().zip(want_wdl) {
+                assert!((a - b).abs() < 1e-4, "step {step}: {wdl:?} vs {want_wdl:?}");
+            }
+            for (a, b) in logits.iter().zip(&want_logits) {
+                assert!((a - b).abs() < 1e-3, "step {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn rotations_and_reflections_give_the_same_value_and_moved_priors() {
+        let net = Arc::new(random_weights(8, 5));
+        let stones = [(7u8, 7u8), (8, 8), (6, 8), (9, 9), (5, 9), (6, 6), (10, 10)];
+        let board =
+            Board::from_moves(15, 15, Rule::Renju, &stones.map(|(x, y)| Point::new(x, y))).unwrap();
+        let turned = Board::from_moves(
+            15,
+            15,
+            Rule::Renju,
+            &stones.map(|(x, y)| Point::new(14 - y, x)),
+        )
+        .unwrap();
+        let probe = Point::new(4, 10);
+        let (l1, v1) = fresh_eval(&net, &board, &[board.index(probe)]);
+        let (l2, v2) = fresh_eval(
+            &net,
+            &turned,
+            &[turned.index(Point::new(14 - probe.y, probe.x))],
+        );
+        assert!((l1[0] - l2[0]).abs() < 1e-4);
+        for (a, b) in v1.iter().zip(v2) {
+            assert!((a - b).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn a_forbidden_point_changes_its_logit_and_the_value() {
+        let net = Arc::new(random_weights(8, 6));
+        let board = Board::from_moves(15, 15, Rule::Renju, &[Point::new(7, 7)]).unwrap();
+        let probe = board.index(Point::new(8, 8));
+        let mut state = PatternState::new(net.clone());
+        let mut plain = Vec::new();
+        let v1 = state.evaluate(&board, &[], &[probe], &mut plain);
+        let mut flagged = Vec::new();
+        let v2 = state.evaluate(&board, &[probe], &[probe], &mut flagged);
+        assert_ne!(plain, flagged);
+        assert_ne!(v1, v2);
+        // And the flag does not stick.
+        let v3 = state.evaluate(&board, &[], &[probe], &mut flagged);
+        assert_eq!(v1, v3);
+        assert_eq!(plain, flagged);
+    }
+}

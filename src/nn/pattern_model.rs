@@ -1,0 +1,195 @@
+//! The pattern-codebook net in libtorch, for training (the engine runs it in plain Rust,
+//! `nn::pattern::view`; the formula is in `nn::pattern`'s documentation and both must agree).
+//!
+//! Input: `[B, pattern::INPUT_PLANES, H, W]` integers (`nn::pattern::inputs`). Output: policy
+//! logits `[B, H*W]` (points that are not empty board points get -1e4) and WDL logits `[B, 3]`.
+use tch::nn::{self, Module};
+use tch::{Kind, Tensor};
+
+use super::pattern::codes::{EMPTY_ROW, ID_COUNT};
+use super::pattern::inputs::{CELL_EMPTY, CELL_PLANE, FORBIDDEN_PLANE, VARIANT_PLANE};
+use super::pattern::{LEAK, POOL_CELLS, VALUE_HIDDEN, VARIANT_COUNT};
+
+/// Policy logit of the points nobody may play (padding, stones).
+const MASKED_LOGIT: f64 = -1e4;
+
+#[derive(Debug)]
+pub struct PatternModel {
+    codebook: nn::Embedding,
+    variant: nn::Embedding,
+    forbidden: Tensor,
+    policy: nn::Linear,
+    value1: nn::Linear,
+    value2: nn::Linear,
+}
+
+fn leaky(x: &Tensor) -> Tensor {
+    x.maximum(&(x * LEAK as f64))
+}
+
+impl PatternModel {
+    pub fn new(vs: &nn::Path, dim: usize) -> PatternModel {
+        let dim = dim as i64;
+        let embedding = nn::EmbeddingConfig::default();
+        PatternModel {
+            codebook: nn::embedding(vs / "codebook", ID_COUNT as i64, dim, embedding),
+            variant: nn::embedding(vs / "variant", VARIANT_COUNT as i64, dim, embedding),
+            forbidden: vs.zeros("forbidden", &[dim]),
+            policy: nn::linear(vs / "policy", dim, 1, Default::default()),
+            value1: nn::linear(vs / "value1", dim, VALUE_HIDDEN as i64, Default::default()),
+            value2: nn::linear(vs / "value2", VALUE_HIDDEN as i64, 3, Default::default()),
+        }
+    }
+
+    /// `xs`: int64 `[B, INPUT_PLANES, H, W]`. Returns `(policy logits [B, H*W], wdl logits [B, 3])`.
+    pub fn forward(&self, xs: &Tensor) -> (Tensor, Tensor) {
+        let (b, _, h, w) = xs.size4().expect("pattern inputs are [B, planes, H, W]");
+        // [B, 4, H, W, D] summed over the directions → [B, H, W, D].
+        let rows =
+            self.codebook
+                .forward(&xs.narrow(1, 0, 4))
+                .sum_dim_intlist(1, false, Kind::Float);
+        let variant = self
+            .variant
+            .forward(&xs.select(1, VARIANT_PLANE as i64).select(1, 0).select(1, 0));
+        let forbidden = xs
+            .select(1, FORBIDDEN_PLANE as i64)
+            .to_kind(Kind::Float)
+            .unsqueeze(-1)
+            * &self.forbidden;
+        let hidden = leaky(&(rows + variant.view([b, 1, 1, -1]) + forbidden));
+        let cell = xs.select(1, CELL_PLANE as i64);
+        let on_board = cell.gt(0).to_kind(Kind::Float);
+        let cells = on_board.sum_dim_intlist([1, 2].as_slice(), false, Kind::Float);
+        let empty_row = self.codebook.ws.get(EMPTY_ROW as i64);
+        let empty_features = leaky(&(&variant + empty_row * 4.0));
+        let pooled = ((&hidden * on_board.unsqueeze(-1)).sum_dim_intlist(
+            [1, 2].as_slice(),
+            false,
+            Kind::Float,
+        ) - empty_features * cells.unsqueeze(-1))
+            / POOL_CELLS as f64;
+        let wdl = self.value2.forward(&self.value1.forward(&pooled).relu());
+        let playable = cell.eq(CELL_EMPTY);
+        let logits = self
+            .policy
+            .forward(&hidden)
+            .squeeze_dim(-1)
+            .masked_fill(&playable.logical_not(), MASKED_LOGIT)
+            .view([b, h * w]);
+        (logits, wdl)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use tch::{Device, Tensor};
+
+    use crate::game::{Board, Point, Rule};
+    use crate::nn::pattern::inputs::encode_board;
+    use crate::nn::pattern::INPUT_PLANES;
+    use crate::nn::{Arch, Network, PatternState, PatternWeights};
+
+    /// The trainer's libtorch forward pass and the engine's incremental Rust evaluation must be
+    /// the same function of the same weights file.
+    #[test]
+    fn libtorch_and_the_incremental_evaluation_agree_through_a_network_file() {
+        let dir = std::env::temp_dir().join(format!("hoshi-pattern-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net");
+        let net = Network::random(Arch::pattern(8), 7, Device::Cpu).unwrap();
+        // Random weights leave the forbidden row at 0: give it something to do.
+        tch::no_grad(|| {
+            for (name, mut var) in net.var_store().variables() {
+                if name == "forbidden" {
+                    var.copy_(&Tensor::from_slice(&[
+                        0.5f32, -1.0, 2.0, 0.0, 1.0, -0.5, 0.25, 3.0,
+                    ]));
+                }
+            }
+        });
+        net.save(&path).unwrap();
+        let weights = Arc::new(PatternWeights::load(&path).unwrap());
+        let renju_moves = [
+            (7, 7),
+            (0, 0),
+            (9, 7),
+            (0, 2),
+            (8, 8),
+            (0, 4),
+            (8, 6),
+            (14, 14),
+        ];
+        let boards = [
+            Board::from_moves(
+                15,
+                15,
+                Rule::Freestyle,
+                &[Point::new(7, 7), Point::new(8, 8)],
+            )
+            .unwrap(),
+            Board::from_moves(
+                15,
+                15,
+                Rule::Renju,
+                &renju_moves.map(|(x, y)| Point::new(x, y)),
+            )
+            .unwrap(),
+            Board::from_moves(
+                12,
+                9,
+                Rule::Caro,
+                &[Point::new(0, 0), Point::new(11, 8), Point::new(5, 4)],
+            )
+            .unwrap(),
+        ];
+        assert!(
+            !boards[1].forbidden_points().is_empty(),
+            "the renju board has forbidden points"
+        );
+        let (pad_w, pad_h) = (15, 15);
+        let mut inputs = vec![0i64; boards.len() * INPUT_PLANES * pad_w * pad_h];
+        for (i, board) in boards.iter().enumerate() {
+            let len = INPUT_PLANES * pad_w * pad_h;
+            encode_board(board, pad_w, pad_h, &mut inputs[i * len..(i + 1) * len]);
+        }
+        let xs =
+            Tensor::from_slice(&inputs).view([boards.len() as i64, INPUT_PLANES as i64, 15, 15]);
+        let (logits, wdl) = tch::no_grad(|| net.forward_t(&xs, false));
+        let wdl = wdl.softmax(1, tch::Kind::Float);
+        let mut state = PatternState::new(weights);
+        for (i, board) in boards.iter().enumerate() {
+            let forbidden: Vec<usize> = board
+                .forbidden_points()
+                .iter()
+                .map(|&p| board.index(p))
+                .collect();
+            let moves: Vec<Point> = board.legal_moves();
+            let idx: Vec<usize> = moves.iter().map(|&p| board.index(p)).collect();
+            let mut mine = Vec::new();
+            let value = state.evaluate(board, &forbidden, &idx, &mut mine);
+            for (c, v) in value.iter().enumerate() {
+                let torch = wdl.double_value(&[i as i64, c as i64]) as f32;
+                assert!(
+                    (v - torch).abs() < 1e-4,
+                    "board {i}: value {c}: {v} vs {torch}"
+                );
+            }
+            for (p, l) in moves.iter().zip(&mine) {
+                let at = p.y as i64 * pad_w as i64 + p.x as i64;
+                let torch = logits.double_value(&[i as i64, at]) as f32;
+                assert!(
+                    (l - torch).abs() < 1e-3,
+                    "board {i} {p}: logit {l} vs {torch}"
+                );
+            }
+            // Every point that is not a legal empty point is masked out for training.
+            let first_stone = board.history()[0];
+            let at = first_stone.y as i64 * pad_w as i64 + first_stone.x as i64;
+            assert!(logits.double_value(&[i as i64, at]) < -1e3);
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
