@@ -11,12 +11,17 @@ use clap::Args;
 
 use crate::config::Config;
 use crate::game::{Board, MoveOutcome, Point, Rule};
-use crate::nn::NnError;
-use crate::search::evaluator::RefineSettings;
+use crate::nn::{NnError, PatternWeights};
+use crate::search::evaluator::{
+    resolve_network, ClassicalEvaluator, Leaf, LeafEvaluator, NearPoint, PatternEvaluator,
+    RefineSettings,
+};
 use crate::search::mcts::MctsThinker;
 use crate::search::one_ply::best_move;
 use crate::search::{Limits, ThinkRequest, Thinker};
 use crate::setup::{classical_mcts, mcts_params};
+use std::sync::Arc;
+use std::time::Instant;
 #[cfg(feature = "torch")]
 use {
     crate::nn::throughput::forward_throughput,
@@ -26,8 +31,7 @@ use {
     },
     crate::setup::network_settings,
     std::path::PathBuf,
-    std::sync::Arc,
-    std::time::{Duration, Instant},
+    std::time::Duration,
     tch::Device,
 };
 
@@ -97,6 +101,22 @@ pub struct BenchReport {
     pub hybrid_search: Option<(RefineSettings, Vec<HybridSearchRate>)>,
     /// (threads, playouts per second) with the classical evaluator.
     pub classical_search: Vec<(usize, f64)>,
+    pub pattern: PatternRates,
+}
+
+/// The pattern net's figures (the configured one, else random weights), beside the classical
+/// evaluator's on the same walk.
+#[derive(Clone, Debug)]
+pub struct PatternRates {
+    pub network: String,
+    /// Evaluations per second along a walk: a move, an evaluation, the take-back, an evaluation.
+    pub walk_evals_per_second: f64,
+    /// The classical evaluator on the same walk.
+    pub classical_walk_evals_per_second: f64,
+    /// Evaluations per second of a fresh state (every cell computed).
+    pub fresh_evals_per_second: f64,
+    /// (threads, playouts per second) of the MCTS with the pattern net at every leaf.
+    pub search: Vec<(usize, f64)>,
 }
 
 /// How to (re)build the measured network: the configured one, else a random 6x64.
@@ -132,6 +152,16 @@ impl NetSource {
             );
             return random;
         };
+        let path = crate::search::evaluator::resolve_network(&settings.path);
+        if crate::nn::NetworkMeta::read(&path).map(|m| m.kind).ok()
+            == Some(crate::nn::ModelKind::Pattern)
+        {
+            notes.push(format!(
+                "{} is a pattern net (measured below): the residual figures use a random 6x64 network",
+                settings.path.display()
+            ));
+            return random;
+        }
         let configured = NetSource {
             description: format!("network {}", settings.path.display()),
             device,
@@ -170,6 +200,13 @@ pub fn measure(config: &Config, seconds: f64, size: usize) -> Result<BenchReport
         network_search: Vec::new(),
         hybrid_search: None,
         classical_search: Vec::new(),
+        pattern: PatternRates {
+            network: String::new(),
+            walk_evals_per_second: 0.0,
+            classical_walk_evals_per_second: 0.0,
+            fresh_evals_per_second: 0.0,
+            search: Vec::new(),
+        },
     };
     let positions = bench_positions();
     let per_position = seconds / positions.len() as f64;
@@ -192,7 +229,110 @@ pub fn measure(config: &Config, seconds: f64, size: usize) -> Result<BenchReport
         }
     }
     report.classical_search = classical_search;
+    report.pattern = measure_pattern(config, seconds, &positions);
     Ok(report)
+}
+
+/// The configured pattern net (`search.network` of kind pattern), else random 32-wide weights.
+fn pattern_weights(config: &Config) -> (PatternWeights, String) {
+    let path = resolve_network(std::path::Path::new(&config.search.network));
+    if !config.search.network.is_empty() {
+        if let Ok(net) = PatternWeights::load(&path) {
+            let name = format!("pattern network {} ({} features)", path.display(), net.dim);
+            return (net, name);
+        }
+    }
+    let name = "random pattern network (32 features; the configured network is not a pattern net)";
+    (PatternWeights::random(32, 1), name.to_string())
+}
+
+fn measure_pattern(config: &Config, seconds: f64, positions: &[Board]) -> PatternRates {
+    let (weights, network) = pattern_weights(config);
+    let evaluator = PatternEvaluator::new(weights, network.clone());
+    let per_position = seconds / positions.len() as f64;
+    let mut pattern = evaluator.leaf();
+    let mut classical = ClassicalEvaluator::new(1.0).leaf();
+    let mut walk = 0.0f64;
+    let mut classical_walk = 0.0f64;
+    let mut fresh = 0.0f64;
+    let mut priors = Vec::new();
+    for board in positions {
+        let mut board = board.clone();
+        let near: Vec<NearPoint> = near_points(&board)
+            .into_iter()
+            .map(|i| NearPoint::read(&board, i))
+            .collect();
+        let moves: Vec<usize> = near.iter().map(|p| p.idx).collect();
+        let mut timed = |eval: &mut dyn FnMut(&Board, &mut Vec<f32>)| {
+            let started = Instant::now();
+            let mut count = 0u64;
+            while started.elapsed().as_secs_f64() < per_position / 3.0 {
+                for &m in &moves {
+                    board.play_unchecked(m);
+                    eval(&board, &mut priors);
+                    board.undo();
+                    eval(&board, &mut priors);
+                    count += 2;
+                }
+            }
+            count as f64 / started.elapsed().as_secs_f64()
+        };
+        walk += timed(&mut |b, p| {
+            pattern.evaluate_board(b, &moves, &near, p);
+        });
+        classical_walk += timed(&mut |b, p| {
+            let leaf = Leaf {
+                board: b,
+                moves: &moves,
+                near: &near,
+            };
+            classical.evaluate(&leaf, p);
+        });
+        fresh += timed(&mut |b, p| {
+            evaluator.leaf().evaluate_board(b, &moves, &near, p);
+        });
+    }
+    let n = positions.len() as f64;
+    let mut thinker = MctsThinker::new(mcts_params(config), Arc::new(evaluator));
+    let search = SEARCH_THREADS
+        .iter()
+        .map(|&t| {
+            (
+                t,
+                playouts_per_second(&mut thinker, positions, t, per_position),
+            )
+        })
+        .collect();
+    PatternRates {
+        network,
+        walk_evals_per_second: walk / n,
+        classical_walk_evals_per_second: classical_walk / n,
+        fresh_evals_per_second: fresh / n,
+        search,
+    }
+}
+
+/// Empty points within two steps of a stone, in board order.
+fn near_points(board: &Board) -> Vec<usize> {
+    let mut out = Vec::new();
+    let (w, h) = (board.width() as i32, board.height() as i32);
+    board.for_each_empty(|idx| {
+        let p = board.point(idx);
+        let near = (-2..=2).any(|dy: i32| {
+            (-2..=2).any(|dx: i32| {
+                let (x, y) = (p.x as i32 + dx, p.y as i32 + dy);
+                x >= 0
+                    && y >= 0
+                    && x < w
+                    && y < h
+                    && board.get(Point::new(x as u8, y as u8)).is_some()
+            })
+        });
+        if near {
+            out.push(idx);
+        }
+    });
+    out
 }
 
 /// Without libtorch there is no network to measure: a note says so.
@@ -386,6 +526,27 @@ impl fmt::Display for BenchReport {
             if one > 0.0 {
                 writeln!(f, "  2 threads / 1 thread: {:.2}x", two / one)?;
             }
+        }
+        let p = &self.pattern;
+        writeln!(f, "\n{}, 15x15 middle games, one thread:", p.network)?;
+        writeln!(
+            f,
+            "  evaluations along a walk (move, evaluation, take-back, evaluation): {:>10.0} /s",
+            p.walk_evals_per_second
+        )?;
+        writeln!(
+            f,
+            "  the classical evaluator on the same walk:                          {:>10.0} /s",
+            p.classical_walk_evals_per_second
+        )?;
+        writeln!(
+            f,
+            "  evaluations from a fresh state (every cell computed):              {:>10.0} /s",
+            p.fresh_evals_per_second
+        )?;
+        writeln!(f, "search with the pattern net at every leaf:")?;
+        for (threads, rate) in &p.search {
+            writeln!(f, "  {threads} thread(s): {rate:>10.0} playouts/s")?;
         }
         Ok(())
     }

@@ -320,42 +320,8 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::meta::NetworkMeta;
-    use crate::nn::pattern::codes::ID_COUNT;
-    use crate::nn::pattern::VARIANT_COUNT;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
-
-    /// Random weights (no file): enough to check the bookkeeping.
-    pub(crate) fn random_weights(dim: usize, seed: u64) -> PatternWeights {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut v = |n: usize| {
-            (0..n)
-                .map(|_| rng.gen_range(-1.0..1.0))
-                .collect::<Vec<f32>>()
-        };
-        PatternWeights {
-            meta: NetworkMeta {
-                kind: crate::nn::meta::ModelKind::Pattern,
-                version: 1,
-                blocks: 0,
-                channels: dim,
-                input_planes: 7,
-                feature_version: 1,
-                description: String::new(),
-            },
-            dim,
-            codebook: v(ID_COUNT * dim),
-            variant: v(VARIANT_COUNT * dim),
-            forbidden: v(dim),
-            policy: v(dim),
-            policy_bias: 0.3,
-            value1: v(VALUE_HIDDEN * dim),
-            value1_bias: v(VALUE_HIDDEN),
-            value2: v(3 * VALUE_HIDDEN),
-            value2_bias: v(3),
-        }
-    }
 
     fn fresh_eval(
         net: &Arc<PatternWeights>,
@@ -370,7 +336,7 @@ mod tests {
 
     #[test]
     fn incremental_updates_match_a_fresh_evaluation_along_a_random_walk() {
-        let net = Arc::new(random_weights(16, 3));
+        let net = Arc::new(PatternWeights::random(16, 3));
         let mut state = PatternState::new(net.clone());
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
         let mut rng = StdRng::seed_from_u64(9);
@@ -408,7 +374,7 @@ mod tests {
 
     #[test]
     fn rotations_and_reflections_give_the_same_value_and_moved_priors() {
-        let net = Arc::new(random_weights(8, 5));
+        let net = Arc::new(PatternWeights::random(8, 5));
         let stones = [(7u8, 7u8), (8, 8), (6, 8), (9, 9), (5, 9), (6, 6), (10, 10)];
         let board =
             Board::from_moves(15, 15, Rule::Renju, &stones.map(|(x, y)| Point::new(x, y))).unwrap();
@@ -434,7 +400,7 @@ mod tests {
 
     #[test]
     fn a_forbidden_point_changes_its_logit_and_the_value() {
-        let net = Arc::new(random_weights(8, 6));
+        let net = Arc::new(PatternWeights::random(8, 6));
         let board = Board::from_moves(15, 15, Rule::Renju, &[Point::new(7, 7)]).unwrap();
         let probe = board.index(Point::new(8, 8));
         let mut state = PatternState::new(net.clone());

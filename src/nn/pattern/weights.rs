@@ -135,6 +135,38 @@ impl PatternWeights {
         })
     }
 
+    /// Weights drawn uniformly from [-1, 1] (tests and benchmarks without a trained net).
+    pub fn random(dim: usize, seed: u64) -> PatternWeights {
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut v = |n: usize| {
+            (0..n)
+                .map(|_| rng.gen_range(-1.0..1.0))
+                .collect::<Vec<f32>>()
+        };
+        PatternWeights {
+            meta: NetworkMeta {
+                kind: ModelKind::Pattern,
+                version: PATTERN_VERSION,
+                blocks: 0,
+                channels: dim,
+                input_planes: INPUT_PLANES,
+                feature_version: PATTERN_VERSION,
+                description: format!("random weights, seed {seed}"),
+            },
+            dim,
+            codebook: v(ID_COUNT * dim),
+            variant: v(VARIANT_COUNT * dim),
+            forbidden: v(dim),
+            policy: v(dim),
+            policy_bias: 0.3,
+            value1: v(VALUE_HIDDEN * dim),
+            value1_bias: v(VALUE_HIDDEN),
+            value2: v(3 * VALUE_HIDDEN),
+            value2_bias: v(3),
+        }
+    }
+
     /// Heap bytes of the weights.
     pub fn memory_bytes(&self) -> u64 {
         4 * (self.codebook.len() + self.variant.len() + self.value1.len() + 4 * self.dim) as u64
