@@ -609,3 +609,121 @@ fn match_drives_an_external_brain() {
     assert!(err.contains("brain:cat: failure 1"), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn a_pattern_net_trains_resumes_promotes_and_plays_in_the_engine() {
+    let dir = temp_dir("pattern");
+    let s = |p: PathBuf| p.display().to_string();
+    let (data, ckpts, nets) = (
+        s(dir.join("data")),
+        s(dir.join("ckpts")),
+        s(dir.join("nets")),
+    );
+    tiny_selfplay(Path::new(&data));
+    let train = |steps: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--data",
+            &data,
+            "--out",
+            &ckpts,
+            "--steps",
+            steps,
+            "--batch",
+            "8",
+            "--checkpoint-every",
+            "1",
+            "--log-every",
+            "1",
+            "--torch-threads",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        hoshi(&args)
+    };
+    let (ok, out, err) = train("2", &["--kind", "pattern", "--channels", "8"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("trained steps 0..2"), "{out}");
+    let sidecar = std::fs::read_to_string(dir.join("ckpts/ckpt-00000002.toml")).unwrap();
+    assert!(
+        sidecar.contains("kind = \"pattern\"") && sidecar.contains("channels = 8"),
+        "{sidecar}"
+    );
+    // A resumed run keeps the kind; asking for a residual net there is refused.
+    let (ok, out, err) = train("3", &["--resume"]);
+    assert!(ok && out.contains("trained steps 2..3"), "{err}");
+    let (ok, _, err) = train("4", &["--resume", "--kind", "resnet"]);
+    assert!(!ok && err.contains("pattern"), "{err}");
+    let first = Network::load(dir.join("ckpts/ckpt-00000001"), Device::Cpu).unwrap();
+    let third = Network::load(dir.join("ckpts/ckpt-00000003"), Device::Cpu).unwrap();
+    assert!(max_weight_difference(&first, &third) > 1e-5);
+
+    let ckpt = s(dir.join("ckpts").join("ckpt-00000003"));
+    let (ok, out, err) = hoshi(&["promote", &ckpt, "tiny-pattern", "--networks", &nets]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("pattern net, 0 blocks x 8 channels") && out.contains("--kind pattern"),
+        "{out}"
+    );
+    let net = s(dir.join("nets/tiny-pattern"));
+    let (ok, out2, err) = hoshi(&[
+        "match",
+        "--a",
+        &net,
+        "--b",
+        "classical",
+        "--games",
+        "2",
+        "--movetime",
+        "30",
+        "--size",
+        "9",
+        "--rule",
+        "renju",
+    ]);
+    assert!(ok && out2.contains("games 2"), "{out}\n{out2}\n{err}");
+
+    // The engine with it in its config: the pattern evaluator, legal moves.
+    let config = dir.join("engine.toml");
+    std::fs::write(&config, format!("[search]\nnetwork = {:?}\n", net)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-hoshi"))
+        .args(["--config", config.to_str().unwrap()])
+        .env("RUST_LOG", "info")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::{BufRead, Write};
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"START 12\r\nINFO timeout_turn 200\r\nBOARD\r\n6,6,1\r\n5,5,2\r\nDONE\r\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut answer = String::new();
+    loop {
+        answer.clear();
+        assert!(stdout.read_line(&mut answer).unwrap() > 0, "no move");
+        let line = answer.trim();
+        if line != "OK" && !line.starts_with("MESSAGE") {
+            break;
+        }
+    }
+    stdin.write_all(b"END\r\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("evaluator: pattern tiny-pattern"),
+        "{stderr}"
+    );
+    let answer = answer.trim();
+    let (x, y) = answer.split_once(',').unwrap();
+    let (x, y): (u8, u8) = (x.parse().unwrap(), y.trim().parse().unwrap());
+    assert!(
+        x < 12 && y < 12 && (x, y) != (6, 6) && (x, y) != (5, 5),
+        "{answer}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -92,14 +92,14 @@ pub fn promote_checkpoint(
     Ok(format!(
         "\n## {name}\n\
          - files: `{weights}`, `{sidecar}`\n\
-         - architecture: {blocks} blocks x {channels} channels (architecture version {version}, \
+         - architecture: {kind} net, {blocks} blocks x {channels} channels (architecture version {version}, \
            feature version {features}, {planes} input planes)\n\
          - training: step {step}, seed {seed}, {opt} lr {lr} weight decay {wd}, batch {batch}, \
            value weight {vw}; last losses: policy {pl:.4}, value {vl:.4}\n\
          - data: `{data}` ({games} games, {samples} positions): say which engine and settings \
            played them\n\
          - commands: `pbrain-hoshi train {data_args}--out {out}{init} --steps {step} --batch {batch} \
-           --blocks {blocks} --channels {channels} --seed {seed} --optimizer {opt} --lr {lr}{lr_final} \
+           --kind {kind} --blocks {blocks} --channels {channels} --seed {seed} --optimizer {opt} --lr {lr}{lr_final} \
            --weight-decay {wd} --momentum {mom} --value-weight {vw}{aug}`, then \
            `pbrain-hoshi promote {ckpt} {name}`\n\
          - match results: run `pbrain-hoshi match --a {weights} --b mcts --games 200 \
@@ -107,6 +107,7 @@ pub fn promote_checkpoint(
            paste the result lines here\n",
         weights = dst_weights.display(),
         sidecar = dst_sidecar.display(),
+        kind = meta.kind.name(),
         blocks = meta.blocks,
         channels = meta.channels,
         version = meta.version,
