@@ -56,10 +56,15 @@ rm -rf "$folder" "$out/hoshi.zip"
 mkdir -p "$folder"
 cp "$built/pbrain-hoshi.exe" "$built/hoshi.exe" "$folder/"
 
-# The config: the default one, with the network this build can run. Until the pattern network
-# (pure Rust) ships, that is the classical evaluator: `network = ""`. The Linux default keeps its
-# libtorch network.
-network="${HOSHI_WINDOWS_NETWORK-}"
+# The config: the default one, with the network this build can run: the default config's network
+# when it is a pattern net (plain Rust), else none (`network = ""`, the classical evaluator);
+# HOSHI_WINDOWS_NETWORK=networks/NAME picks another.
+default_network=$(sed -nE 's|^network = "([^"]*)"|\1|p' config/hoshi.toml | head -n 1)
+if [ -n "$default_network" ] && grep -qx 'kind = "pattern"' "$default_network.toml" 2>/dev/null; then
+    network="${HOSHI_WINDOWS_NETWORK-$default_network}"
+else
+    network="${HOSHI_WINDOWS_NETWORK-}"
+fi
 {
     echo "# Hoshi's Windows brain: built without libtorch, so [search] network names only what this"
     echo "# build can run (\"\" = the classical evaluator). See README, \"The Windows brain\"."

@@ -337,37 +337,51 @@ mod tests {
     #[test]
     fn incremental_updates_match_a_fresh_evaluation_along_a_random_walk() {
         let net = Arc::new(PatternWeights::random(16, 3));
+        // One state across every size and rule: a new geometry starts afresh.
         let mut state = PatternState::new(net.clone());
-        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
         let mut rng = StdRng::seed_from_u64(9);
         let mut logits = Vec::new();
-        for step in 0..400 {
-            // Mostly moves, sometimes a few take-backs (a new branch of the tree).
-            if board.stone_count() > 60 || (board.stone_count() > 4 && rng.gen_bool(0.3)) {
-                for _ in 0..rng.gen_range(1..4) {
-                    board.undo();
-                }
-            } else {
-                let p = loop {
-                    let p = Point::new(rng.gen_range(0..15), rng.gen_range(0..15));
-                    if board.is_empty(p) {
-                        break p;
+        let boards = [
+            (15, 15, Rule::Freestyle, 400),
+            (5, 5, Rule::Standard, 60),
+            (32, 32, Rule::Renju, 150),
+            (7, 20, Rule::Caro, 150),
+            (15, 15, Rule::Freestyle, 50),
+        ];
+        for (w, h, rule, steps) in boards {
+            let mut board = Board::new(w, h, rule).unwrap();
+            let cap = (w * h * 3 / 4).min(60);
+            for step in 0..steps {
+                // Mostly moves, sometimes a few take-backs (a new branch of the tree).
+                if board.stone_count() > cap || (board.stone_count() > 4 && rng.gen_bool(0.3)) {
+                    for _ in 0..rng.gen_range(1..4) {
+                        board.undo();
                     }
-                };
-                board.play(p).unwrap();
-            }
-            let moves: Vec<usize> = (0..15u8)
-                .flat_map(|y| (0..15u8).map(move |x| Point::new(x, y)))
-                .filter(|&p| board.is_empty(p))
-                .map(|p| board.index(p))
-                .collect();
-            let wdl = state.evaluate(&board, &[], &moves, &mut logits);
-            let (want_logits, want_wdl) = fresh_eval(&net, &board, &moves);
-            for (a, b) in wdl.iter().zip(want_wdl) {
-                assert!((a - b).abs() < 1e-4, "step {step}: {wdl:?} vs {want_wdl:?}");
-            }
-            for (a, b) in logits.iter().zip(&want_logits) {
-                assert!((a - b).abs() < 1e-3, "step {step}");
+                } else {
+                    let p = loop {
+                        let p = Point::new(rng.gen_range(0..w as u8), rng.gen_range(0..h as u8));
+                        if board.is_empty(p) {
+                            break p;
+                        }
+                    };
+                    board.play(p).unwrap();
+                }
+                let moves: Vec<usize> = (0..h as u8)
+                    .flat_map(|y| (0..w as u8).map(move |x| Point::new(x, y)))
+                    .filter(|&p| board.is_empty(p))
+                    .map(|p| board.index(p))
+                    .collect();
+                let wdl = state.evaluate(&board, &[], &moves, &mut logits);
+                let (want_logits, want_wdl) = fresh_eval(&net, &board, &moves);
+                for (a, b) in wdl.iter().zip(want_wdl) {
+                    assert!(
+                        (a - b).abs() < 1e-4,
+                        "{w}x{h} step {step}: {wdl:?} vs {want_wdl:?}"
+                    );
+                }
+                for (a, b) in logits.iter().zip(&want_logits) {
+                    assert!((a - b).abs() < 1e-3, "{w}x{h} step {step}");
+                }
             }
         }
     }

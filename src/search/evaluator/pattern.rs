@@ -101,3 +101,53 @@ impl LeafEvaluator for PatternLeaf {
         self.evaluate_board(leaf.board, leaf.moves, leaf.near, priors)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Point, Rule};
+
+    #[test]
+    fn the_near_points_filter_finds_every_forbidden_point() {
+        // Black's threes and fours with forbidden points between them; white's stones far away.
+        let moves = [
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (0, 2),
+            (9, 8),
+            (0, 4),
+            (9, 9),
+            (0, 6),
+            (5, 5),
+            (0, 8),
+            (5, 6),
+            (0, 10),
+            (5, 8),
+            (14, 14),
+            (11, 3),
+            (14, 12),
+            (12, 3),
+            (14, 10),
+            (13, 3),
+        ];
+        let board =
+            Board::from_moves(15, 15, Rule::Renju, &moves.map(|(x, y)| Point::new(x, y))).unwrap();
+        let want: Vec<usize> = board
+            .forbidden_points()
+            .iter()
+            .map(|&p| board.index(p))
+            .collect();
+        assert!(!want.is_empty(), "the position has forbidden points");
+        // The search's own neighbourhood: empty points within two steps of a stone.
+        let mut points = Vec::new();
+        crate::search::mcts::MoveGen::new().near_points(&board, &mut points);
+        let near: Vec<NearPoint> = points.iter().map(|&i| NearPoint::read(&board, i)).collect();
+        let mut leaf = PatternEvaluator::new(PatternWeights::random(8, 1), "t".into()).leaf();
+        let mut priors = Vec::new();
+        leaf.evaluate_board(&board, &[], &near, &mut priors);
+        let mut found = leaf.forbidden.clone();
+        found.sort_unstable();
+        assert_eq!(found, want);
+    }
+}
