@@ -80,7 +80,7 @@ impl NetworkMeta {
 /// The modules of either kind of net.
 #[derive(Debug)]
 enum Model {
-    Resnet(PolicyValueNet),
+    Resnet(Box<PolicyValueNet>),
     Pattern(PatternModel),
 }
 
@@ -103,7 +103,7 @@ impl Network {
         arch.validate()?;
         let vs = VarStore::new(Device::Cpu);
         let model = match arch.kind {
-            ModelKind::Resnet => Model::Resnet(PolicyValueNet::new(&vs.root(), arch)),
+            ModelKind::Resnet => Model::Resnet(Box::new(PolicyValueNet::new(&vs.root(), arch))),
             ModelKind::Pattern => Model::Pattern(PatternModel::new(&vs.root(), arch.channels)),
         };
         Ok(Network {

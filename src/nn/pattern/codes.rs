@@ -41,11 +41,11 @@ fn tables() -> &'static Tables {
         // Number the reachable side sequences; anything else (never on a real board) maps to 0.
         let mut kind = [0u16; 256];
         let mut next = 0u16;
-        for byte in 0..256usize {
-            let cells: Vec<usize> = (0..SIDE_CELLS).map(|k| (byte >> (2 * k)) & 3).collect();
+        for (byte, k) in kind.iter_mut().enumerate() {
+            let cells: Vec<usize> = (0..SIDE_CELLS).map(|s| (byte >> (2 * s)) & 3).collect();
             let first_wall = cells.iter().position(|&c| c == 3).unwrap_or(SIDE_CELLS);
             if cells[first_wall..].iter().all(|&c| c == 3) {
-                kind[byte] = next;
+                *k = next;
                 next += 1;
             }
         }

@@ -60,17 +60,23 @@ impl PatternState {
         view.sync(net, &self.reader, board, &mut self.acc);
         let dim = net.dim;
         let cells = view.cells as f64;
-        for j in 0..dim {
-            self.pooled[j] = (view.sum[j] - cells * view.empty_features[j] as f64) as f32;
+        for ((p, s), e) in self
+            .pooled
+            .iter_mut()
+            .zip(&view.sum)
+            .zip(&view.empty_features)
+        {
+            *p = (s - cells * *e as f64) as f32;
         }
         self.forbidden_logits.clear();
         for &f in forbidden {
             view.cell_sum(net, &self.reader, board, f, &mut self.acc);
             let old = &view.hidden[f * dim..(f + 1) * dim];
-            for j in 0..dim {
-                let h = leaky(self.acc[j] + net.forbidden[j]);
-                self.pooled[j] += h - old[j];
-                self.acc[j] = h;
+            let cells = self.acc.iter_mut().zip(&net.forbidden).zip(old);
+            for (((a, flag), old), pooled) in cells.zip(self.pooled.iter_mut()) {
+                let h = leaky(*a + flag);
+                *pooled += h - old;
+                *a = h;
             }
             let logit = dot(&net.policy, &self.acc) + net.policy_bias;
             self.forbidden_logits.push((f, logit));
