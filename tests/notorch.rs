@@ -1,7 +1,7 @@
-//! A build without libtorch (`--no-default-features`, the Windows brain): a config that names a
-//! network plays with the classical evaluator and says why on stderr (stdout stays the
-//! protocol's), the commands that need libtorch refuse with a clear message, and `bench`
-//! measures what it can.
+//! A build without libtorch (`--no-default-features`, the Windows brain): a pattern network
+//! plays (it runs in plain Rust); a config that names a residual network plays with the classical
+//! evaluator and says why on stderr (stdout stays the protocol's), the commands that need
+//! libtorch refuse with a clear message, and `bench` measures what it can.
 #![cfg(not(feature = "torch"))]
 mod common;
 
@@ -30,6 +30,55 @@ fn run(args: &[&str], input: &str) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stdout).replace('\r', ""),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// The first move of a game with `config`; (stdout lines up to the move, stderr).
+fn first_move(config: &std::path::Path) -> (Vec<String>, String) {
+    let mut child = common::brain_command()
+        .args(["--config", config.to_str().unwrap()])
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pbrain-hoshi");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"START 15\r\nINFO timeout_turn 300\r\nBEGIN\r\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap().trim_end().to_string();
+        let is_move = common::parse_move(&line).is_some();
+        lines.push(line);
+        if is_move {
+            break;
+        }
+    }
+    stdin.write_all(b"END\r\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    (lines, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn the_shipped_pattern_network_plays_without_libtorch() {
+    let cfg = common::config_with(
+        "pattern-network",
+        "[search]\nnetwork = \"networks/hoshi-p32-g2\"\n",
+    );
+    let (lines, err) = first_move(&cfg);
+    assert!(
+        err.contains("evaluator: pattern hoshi-p32-g2"),
+        "stderr: {err}"
+    );
+    assert!(!err.contains("classical evaluator"), "stderr: {err}");
+    assert!(
+        common::parse_move(lines.last().unwrap()).is_some(),
+        "{lines:?}"
+    );
 }
 
 #[test]

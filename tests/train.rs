@@ -555,8 +555,42 @@ fn the_subcommands_drive_the_whole_pipeline() {
 }
 
 #[test]
-fn bench_measures_the_hybrid_search_of_the_default_config() {
+fn bench_measures_the_default_pattern_net_and_the_hybrid_search_of_the_residual_net() {
     let (ok, out, err) = hoshi(&["bench", "--seconds", "0.05"]);
+    assert!(ok, "{err}");
+    let rate = |label: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("no {label:?} line: {out}"));
+        line.split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .next_back()
+            .unwrap_or_else(|| panic!("no rate: {line}"))
+    };
+    assert!(
+        out.contains("pattern network networks/hoshi-p32-g2"),
+        "{out}"
+    );
+    assert!(rate("evaluations along a walk") > 0.0, "{out}");
+    assert!(
+        rate("the classical evaluator on the same walk") > 0.0,
+        "{out}"
+    );
+    assert!(rate("evaluations from a fresh state") > 0.0, "{out}");
+    // The residual figures then use a random net, and say so.
+    assert!(out.contains("is a pattern net"), "{out}");
+
+    let dir = temp_dir("bench");
+    let config = dir.join("resnet.toml");
+    std::fs::write(&config, "[search]\nnetwork = \"networks/hoshi-4x32-g0\"\n").unwrap();
+    let (ok, out, err) = hoshi(&[
+        "--config",
+        config.to_str().unwrap(),
+        "bench",
+        "--seconds",
+        "0.05",
+    ]);
     assert!(ok, "{err}");
     let hybrid: Vec<&str> = out
         .lines()
@@ -575,6 +609,7 @@ fn bench_measures_the_hybrid_search_of_the_default_config() {
         assert_eq!(numbers.len(), 3, "{line}");
         assert!(numbers[1] > 0.0 && numbers[2] > 0.0, "{line}");
     }
+    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
