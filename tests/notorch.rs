@@ -32,7 +32,8 @@ fn run(args: &[&str], input: &str) -> (bool, String, String) {
     )
 }
 
-/// The first move of a game with `config`; (stdout lines up to the move, stderr).
+/// The first move of a game with `config`, logging at info level: (stdout lines up to the
+/// move, stderr).
 fn first_move(config: &std::path::Path) -> (Vec<String>, String) {
     let mut child = common::brain_command()
         .args(["--config", config.to_str().unwrap()])
@@ -87,34 +88,8 @@ fn a_config_naming_a_network_plays_classically_and_says_why() {
         "names-a-network",
         "[search]\nnetwork = \"networks/hoshi-4x32-g0\"\n",
     );
-    let mut child = common::brain_command()
-        .args(["--config", cfg.to_str().unwrap()])
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start pbrain-hoshi");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(b"START 15\r\nINFO timeout_turn 200\r\nBEGIN\r\n")
-        .unwrap();
-    stdin.flush().unwrap();
-    // Every stdout line up to the move is the protocol's; then END.
-    let mut lines = Vec::new();
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let line = line.unwrap().trim_end().to_string();
-        let is_move = common::parse_move(&line).is_some();
-        lines.push(line);
-        if is_move {
-            break;
-        }
-    }
-    stdin.write_all(b"END\r\n").unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "stderr: {err}");
+    // Every stdout line up to the move is the protocol's (logs go to stderr only).
+    let (lines, err) = first_move(&cfg);
     assert_eq!(lines.first().map(String::as_str), Some("OK"), "{lines:?}");
     assert!(
         lines[1..lines.len() - 1]
