@@ -16,7 +16,7 @@ use crate::search::evaluator::{
     resolve_network, ClassicalEvaluator, Leaf, LeafEvaluator, NearPoint, PatternEvaluator,
     RefineSettings,
 };
-use crate::search::mcts::MctsThinker;
+use crate::search::mcts::{MctsThinker, MoveGen};
 use crate::search::one_ply::best_move;
 use crate::search::{Limits, ThinkRequest, Thinker};
 use crate::setup::{classical_mcts, mcts_params};
@@ -258,10 +258,9 @@ fn measure_pattern(config: &Config, seconds: f64, positions: &[Board]) -> Patter
     let mut priors = Vec::new();
     for board in positions {
         let mut board = board.clone();
-        let near: Vec<NearPoint> = near_points(&board)
-            .into_iter()
-            .map(|i| NearPoint::read(&board, i))
-            .collect();
+        let mut points = Vec::new();
+        MoveGen::new().near_points(&board, &mut points);
+        let near: Vec<NearPoint> = points.iter().map(|&i| NearPoint::read(&board, i)).collect();
         let moves: Vec<usize> = near.iter().map(|p| p.idx).collect();
         let mut timed = |eval: &mut dyn FnMut(&Board, &mut Vec<f32>)| {
             let started = Instant::now();
@@ -310,29 +309,6 @@ fn measure_pattern(config: &Config, seconds: f64, positions: &[Board]) -> Patter
         fresh_evals_per_second: fresh / n,
         search,
     }
-}
-
-/// Empty points within two steps of a stone, in board order.
-fn near_points(board: &Board) -> Vec<usize> {
-    let mut out = Vec::new();
-    let (w, h) = (board.width() as i32, board.height() as i32);
-    board.for_each_empty(|idx| {
-        let p = board.point(idx);
-        let near = (-2..=2).any(|dy: i32| {
-            (-2..=2).any(|dx: i32| {
-                let (x, y) = (p.x as i32 + dx, p.y as i32 + dy);
-                x >= 0
-                    && y >= 0
-                    && x < w
-                    && y < h
-                    && board.get(Point::new(x as u8, y as u8)).is_some()
-            })
-        });
-        if near {
-            out.push(idx);
-        }
-    });
-    out
 }
 
 /// Without libtorch there is no network to measure: a note says so.

@@ -127,12 +127,7 @@ impl TrainingSet {
                 &mut inputs[i * plane_len..(i + 1) * plane_len],
             );
             let row = &mut policy[i * area..(i + 1) * area];
-            for &(p, f) in &game.positions[ply as usize].policy {
-                row[p.y as usize * width + p.x as usize] += f;
-            }
-            let total: f32 = row.iter().sum();
-            row.iter_mut().for_each(|v| *v /= total);
-            wdl.push(game.result.wdl_index(board.side_to_move()) as i64);
+            wdl.push(targets(game, ply, &board, Symmetry::IDENTITY, width, row));
         }
         let (b, w, h) = (size as i64, width as i64, height as i64);
         Batch {
@@ -182,13 +177,7 @@ impl TrainingSet {
                 &mut inputs[i * plane_len..(i + 1) * plane_len],
             );
             let row = &mut policy[i * area..(i + 1) * area];
-            for &(p, f) in &game.positions[ply as usize].policy {
-                let (x, y) = sym.apply(p.x as usize, p.y as usize, w, h);
-                row[y * width + x] += f;
-            }
-            let total: f32 = row.iter().sum();
-            row.iter_mut().for_each(|v| *v /= total);
-            wdl.push(game.result.wdl_index(board.side_to_move()) as i64);
+            wdl.push(targets(game, ply, &board, sym, width, row));
         }
         let (b, w, h) = (size as i64, width as i64, height as i64);
         Batch {
@@ -199,6 +188,25 @@ impl TrainingSet {
             height,
         }
     }
+}
+
+/// Writes the policy target of `game`'s position `ply` (shown under `sym`) into `row`, a padded
+/// board `width` wide, and returns the value target: the result for `board`'s side to move.
+fn targets(
+    game: &GameRecord,
+    ply: u32,
+    board: &Board,
+    sym: Symmetry,
+    width: usize,
+    row: &mut [f32],
+) -> i64 {
+    for &(p, f) in &game.positions[ply as usize].policy {
+        let (x, y) = sym.apply(p.x as usize, p.y as usize, game.width, game.height);
+        row[y * width + x] += f;
+    }
+    let total: f32 = row.iter().sum();
+    row.iter_mut().for_each(|v| *v /= total);
+    game.result.wdl_index(board.side_to_move()) as i64
 }
 
 /// The board before move `ply` of `game` (the game was checked by [`clean_game`]).

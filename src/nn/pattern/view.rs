@@ -252,7 +252,8 @@ impl View {
         board: &Board,
         acc: &mut [f32],
     ) {
-        self.sum = vec![0.0; net.dim];
+        self.sum.clear();
+        self.sum.resize(net.dim, 0.0);
         self.hidden.fill(0.0);
         for idx in 0..self.on_board.len() {
             if self.on_board[idx] {

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{softmax_in_place, Evaluator, Leaf, LeafEvaluator, NearPoint, Wdl};
-use crate::game::{Board, Color, Pattern};
+use crate::game::Board;
 use crate::nn::{NnError, PatternState, PatternWeights};
 
 pub struct PatternEvaluator {
@@ -70,30 +70,18 @@ impl PatternLeaf {
     ) -> Wdl {
         self.forbidden.clear();
         if board.rule().has_forbidden() {
-            // A forbidden point is within two steps of black stones, so among the near points,
-            // and needs two threes or fours or an overline there: check those only.
-            for p in near {
-                if may_be_forbidden(p.patterns(Color::Black)) && board.is_forbidden_idx(p.idx) {
-                    self.forbidden.push(p.idx);
-                }
-            }
+            // A forbidden point is within two steps of black stones, so among the near points
+            // (the check itself rejects ordinary points after four table lookups).
+            self.forbidden.extend(
+                near.iter()
+                    .map(|p| p.idx)
+                    .filter(|&i| board.is_forbidden_idx(i)),
+            );
         }
         let [win, draw, loss] = self.state.evaluate(board, &self.forbidden, moves, priors);
         softmax_in_place(priors);
         Wdl::new(win, draw, loss)
     }
-}
-
-fn may_be_forbidden(patterns: [Pattern; 4]) -> bool {
-    let mut threats = 0;
-    for p in patterns {
-        match p {
-            Pattern::Overline | Pattern::DoubleFour => return true,
-            Pattern::OpenThree | Pattern::Four | Pattern::OpenFour => threats += 1,
-            _ => {}
-        }
-    }
-    threats >= 2
 }
 
 impl LeafEvaluator for PatternLeaf {
