@@ -555,6 +555,37 @@ fn the_subcommands_drive_the_whole_pipeline() {
 }
 
 #[test]
+fn match_takes_player_b_settings_from_its_own_config() {
+    let dir = temp_dir("config-b");
+    let good = dir.join("b.toml");
+    std::fs::write(&good, "[search]\nexploration = 3.0\n").unwrap();
+    let common = [
+        "match",
+        "--a",
+        "mcts",
+        "--b",
+        "mcts",
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--size",
+        "9",
+    ];
+    let (ok, out, err) = hoshi(&[&common[..], &["--config-b", good.to_str().unwrap()]].concat());
+    assert!(ok, "{err}");
+    assert!(out.contains("with ") && out.contains("b.toml"), "{out}");
+    assert!(out.contains("+") && out.contains("="), "{out}");
+
+    // B's file is read and checked like any configuration.
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[search]\nexploraton = 3.0\n").unwrap();
+    let (ok, _, err) = hoshi(&[&common[..], &["--config-b", bad.to_str().unwrap()]].concat());
+    assert!(!ok && err.contains("exploraton"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
 fn bench_measures_the_default_pattern_net_and_the_hybrid_search_of_the_residual_net() {
     let (ok, out, err) = hoshi(&["bench", "--seconds", "0.05"]);
     assert!(ok, "{err}");

@@ -1,6 +1,7 @@
 //! `match`: player A against player B, each opening twice with colours swapped; prints W/D/L
 //! and the Elo difference.
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
@@ -27,6 +28,10 @@ pub struct MatchArgs {
     /// `--threads` x jobs <= cores).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// Player B's configuration (search constants, network settings), so that two settings of
+    /// one engine can be matched; default: the configuration both players share.
+    #[arg(long)]
+    pub config_b: Option<PathBuf>,
     #[command(flatten)]
     pub game: GameArgs,
 }
@@ -34,11 +39,17 @@ pub struct MatchArgs {
 /// Plays the match; the result line goes to `out`.
 pub fn run(args: &MatchArgs, config: &Config, out: &mut dyn Write) -> Result<(), TrainError> {
     let setup = args.game.player_setup(config);
+    let setup_b = match &args.config_b {
+        Some(path) => args
+            .game
+            .player_setup(&Config::from_file(path).map_err(|e| TrainError::Config(e.to_string()))?),
+        None => setup.clone(),
+    };
     let (spec_a, spec_b) = (PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b));
     let factory = || -> Result<ThinkerPair, TrainError> {
         Ok((
             spec_a.build(&setup, false, 0)?,
-            spec_b.build(&setup, false, 0)?,
+            spec_b.build(&setup_b, false, 0)?,
         ))
     };
     let match_config = MatchConfig {
@@ -52,10 +63,14 @@ pub fn run(args: &MatchArgs, config: &Config, out: &mut dyn Write) -> Result<(),
         seed: args.game.seed,
     };
     let result = play_match_parallel(&factory, &match_config, args.jobs, &AtomicBool::new(false))?;
+    let b = match &args.config_b {
+        Some(path) => format!("{} with {}", args.b, path.display()),
+        None => args.b.clone(),
+    };
     writeln!(
         out,
-        "{} vs {} ({} {}, {} ms/move, seed {}): {result}",
-        args.a, args.b, args.game.rule, args.game.size, args.game.movetime, args.game.seed
+        "{} vs {b} ({} {}, {} ms/move, seed {}): {result}",
+        args.a, args.game.rule, args.game.size, args.game.movetime, args.game.seed
     )
     .map_err(TrainError::io("stdout"))
 }
