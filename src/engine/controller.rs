@@ -513,6 +513,10 @@ impl Controller {
             JobOutput::Opening(OpeningAnswer::Moves(points)) => self.send(Answer::Stones(points)),
             JobOutput::Opening(OpeningAnswer::Error(e)) => self.send(Answer::Error(e)),
             JobOutput::Think(result) => self.answer_search(active.purpose, result),
+            // As for an unplayable move: say so rather than make one up.
+            JobOutput::Panicked => self.send(Answer::Error(
+                "internal error: the search panicked".to_string(),
+            )),
         }
     }
 
