@@ -34,7 +34,7 @@ use super::dat_files::{
 use super::report::search_message;
 use crate::config::Config;
 use crate::engine::{lone_turn_limits, InfoKey};
-use crate::game::{Board, Color, Pattern, Point, Rule};
+use crate::game::{Board, Color, Point, Rule};
 use crate::search::{Limits, ThinkRequest, Thinker};
 use std::io;
 use std::panic::AssertUnwindSafe;
@@ -316,7 +316,7 @@ pub fn build_position(
         .map_err(|e| LegacyError::Internal(e.to_string()))?;
     }
     debug_assert_eq!(board.side_to_move(), mover_color);
-    if let Some(p) = five_on_board(&board) {
+    if let Some(p) = board.stone_in_five() {
         return Err(LegacyError::Impossible(format!(
             "there is already a five through {p} (the game is over)"
         )));
@@ -331,20 +331,6 @@ pub fn build_position(
         return Err(LegacyError::BoardFull);
     }
     Ok(position)
-}
-
-/// A stone that is part of a winning five under the board's rule, if any.
-fn five_on_board(board: &Board) -> Option<Point> {
-    (0..board.height()).find_map(|y| {
-        (0..board.width()).find_map(|x| {
-            let p = Point::new(x as u8, y as u8);
-            let color = board.get(p)?;
-            // On an occupied point a pattern reads the line as if that stone were just placed.
-            (0..4)
-                .any(|d| board.pattern(p, color, d) == Pattern::Five)
-                .then_some(p)
-        })
-    })
 }
 
 /// The INFO settings this move is played under, as the manager would send them: the turn's and
