@@ -265,26 +265,10 @@ impl LegacyPosition {
     pub fn is_playable(&self, p: Point) -> bool {
         self.board.is_empty(p) && !self.blocked.contains(&p)
     }
-
-    /// Some playable square, preferring legal ones (renju: black's non-forbidden points); when
-    /// black has only forbidden points left, one of those, as a move must be made.
-    pub fn any_playable(&self) -> Option<Point> {
-        let legal = self.board.legal_moves();
-        legal
-            .into_iter()
-            .find(|&p| !self.blocked.contains(&p))
-            .or_else(|| {
-                (0..self.board.height()).find_map(|y| {
-                    (0..self.board.width())
-                        .map(|x| Point::new(x as u8, y as u8))
-                        .find(|&p| self.is_playable(p))
-                })
-            })
-    }
 }
 
-/// Builds the position from PLOCHA.DAT and the side to move, in any stone order (as a
-/// freestyle BOARD). Errors: a size the engine does not play, impossible counts, a five already
+/// Builds the position from PLOCHA.DAT and the side to move, the stones placed in the file's
+/// order. Errors: a size the engine does not play, impossible counts, a five already
 /// on the board, `#` squares under renju, no square left to play.
 pub fn build_position(
     plocha: &LegacyBoard,
@@ -328,16 +312,16 @@ pub fn build_position(
             "there is already a five through {p} (the game is over)"
         )));
     }
-    let position = LegacyPosition {
+    // When none is free the engine would answer with a '#' square, or nothing.
+    if plocha.count(Square::Empty) == 0 {
+        return Err(LegacyError::BoardFull);
+    }
+    Ok(LegacyPosition {
         board,
         blocked,
         first,
         to_move,
-    };
-    if position.any_playable().is_none() {
-        return Err(LegacyError::BoardFull);
-    }
-    Ok(position)
+    })
 }
 
 /// The INFO settings this move is played under, as the manager would send them: the turn's and
