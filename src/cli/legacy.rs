@@ -59,6 +59,6 @@ pub fn main() -> ExitCode {
     if !config.log.file.is_empty() {
         log::warn!("log.file is ignored by the file-protocol brain: logging to stderr only");
     }
-    let mut thinker = crate::setup::engine_thinker(&config);
-    ExitCode::from(legacy::run(dir, &config, thinker.as_mut(), started))
+    let thinker = crate::setup::engine_thinker(&config);
+    ExitCode::from(legacy::run(dir, &config, thinker, started))
 }

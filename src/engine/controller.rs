@@ -2,8 +2,9 @@
 //! life cycle idle → search (or ponder) → idle, holding the commands that need a quiet engine
 //! until the search ends.
 //!
-//! `protocol`'s reader thread sends typed [`Request`]s, and the search threads their results,
-//! over one channel, so STOP, yxstop and END act while a search runs. Answers and live reports go
+//! `protocol`'s reader thread sends typed [`Request`]s (`protocol::file_brain` sends its one
+//! turn's), and the search threads their results, over one channel, so STOP, yxstop and END act
+//! while a search runs. Answers and live reports go
 //! out as typed [`Answer`]s through an [`AnswerSink`]; which dialect is spoken is not known here.
 use super::answer::{Answer, AnswerSink};
 use super::game_state::{GameState, PositionError};
@@ -28,8 +29,11 @@ const NO_GAME: &str = "no game: send START first";
 pub enum Event {
     /// A request, and when its line arrived.
     Request(Request, Instant),
-    /// The input ended.
+    /// The input ended: a running search is stopped and answered.
     Eof,
+    /// No more requests will come, and the running search should end by its own limits (the
+    /// file protocol's one turn): answer it, then return.
+    AwaitSearch,
     /// A job finished; the thinker comes back with its output.
     SearchDone(JobOutput, Box<dyn Thinker>),
 }
@@ -109,6 +113,10 @@ impl Controller {
                         active.search.stop();
                         self.wait_for_search();
                     }
+                    return 0;
+                }
+                Event::AwaitSearch => {
+                    self.wait_for_search();
                     return 0;
                 }
                 Event::SearchDone(result, thinker) => {
@@ -208,6 +216,9 @@ impl Controller {
                 stones,
                 search: false,
             } => self.game_mut()?.set_board(&stones).map_err(text)?,
+            Command::Position { board, blocked } => {
+                self.position_then_move(at, |game| game.set_position(*board, blocked))?
+            }
             Command::Play(p) => {
                 self.game_mut()?.own_move(p).map_err(text)?;
                 self.send(Answer::Move(p));
@@ -513,6 +524,10 @@ impl Controller {
             JobOutput::Opening(OpeningAnswer::Moves(points)) => self.send(Answer::Stones(points)),
             JobOutput::Opening(OpeningAnswer::Error(e)) => self.send(Answer::Error(e)),
             JobOutput::Think(result) => self.answer_search(active.purpose, result),
+            // As for an unplayable move: say so rather than make one up.
+            JobOutput::Panicked => self.send(Answer::Error(
+                "internal error: the search panicked".to_string(),
+            )),
         }
     }
 

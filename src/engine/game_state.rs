@@ -24,6 +24,10 @@ pub enum PositionError {
         "TAKEBACK {0}: not the last move, and removing it would leave impossible stone counts"
     )]
     NotLastMove(Point),
+    #[error("TAKEBACK {0}: not the last stone of a position set up without a move order")]
+    NotLastStone(Point),
+    #[error("the position is {0}x{1}, the game's board {2}x{3}")]
+    SizeMismatch(usize, usize, usize, usize),
 }
 
 #[derive(Debug, Clone)]
@@ -34,6 +38,9 @@ pub struct GameState {
     /// Yixin's `yxblock` points: the GUI's standing order, kept across BOARD/TURN until
     /// `yxblockundo`/`yxblockreset` (Yixin-Board sends them before the position).
     gui_blocked: Vec<Point>,
+    /// Whether the board's history alternates colours as moves do (START, BOARD, TURN, our
+    /// moves), or holds stones set up in no move order ([`GameState::set_position`]).
+    history_is_move_order: bool,
 }
 
 impl GameState {
@@ -42,6 +49,7 @@ impl GameState {
             board: Board::new(width, height, rule)?,
             blocked: Vec::new(),
             gui_blocked: Vec::new(),
+            history_is_move_order: true,
         })
     }
 
@@ -61,8 +69,12 @@ impl GameState {
         all
     }
 
-    /// The colour that already has a five on the board, if any: the game is over.
+    /// The colour that already has a five on the board, if any: the game is over. Moves are
+    /// replayed, so a five made earlier counts; a set-up position has only its stones to show.
     pub fn five_owner(&self) -> Option<Color> {
+        if !self.history_is_move_order {
+            return self.board.stone_in_five().and_then(|p| self.board.get(p));
+        }
         let mut replay = Board::new(self.board.width(), self.board.height(), self.board.rule())
             .expect("the current size is valid");
         for &p in self.board.history() {
@@ -79,6 +91,7 @@ impl GameState {
         self.board = fresh;
         self.blocked.clear();
         self.gui_blocked.clear();
+        self.history_is_move_order = true;
     }
 
     pub fn set_rule(&mut self, rule: Rule) {
@@ -86,14 +99,7 @@ impl GameState {
     }
 
     fn check_point(&self, p: Point) -> Result<(), PositionError> {
-        let (w, h) = (self.board.width(), self.board.height());
-        if (p.x as usize) >= w || (p.y as usize) >= h {
-            return Err(PositionError::OffBoard(p, w, h));
-        }
-        if self.board.get(p).is_some() {
-            return Err(PositionError::Occupied(p));
-        }
-        Ok(())
+        check_empty(&self.board, p)
     }
 
     /// TURN: the opponent played `p`.
@@ -164,6 +170,36 @@ impl GameState {
         }
         self.board = board;
         self.blocked = blocked;
+        self.history_is_move_order = true;
+        Ok(())
+    }
+
+    /// The file protocol's position: `board` as the sender set it up (stones in its order and
+    /// colours; the side to move follows the stone count) and the squares the search must not
+    /// play. PLOCHA.DAT has no move order and its '#' squares hide stones, so neither the order
+    /// nor the counts are checked; whether a five stands is the sender's to check.
+    pub fn set_position(
+        &mut self,
+        mut board: Board,
+        blocked: Vec<Point>,
+    ) -> Result<(), PositionError> {
+        let (w, h) = (self.board.width(), self.board.height());
+        if (board.width(), board.height()) != (w, h) {
+            return Err(PositionError::SizeMismatch(
+                board.width(),
+                board.height(),
+                w,
+                h,
+            ));
+        }
+        for &p in &blocked {
+            check_empty(&board, p)?;
+        }
+        // The game's rule (INFO) governs every position.
+        board.set_rule(self.board.rule());
+        self.board = board;
+        self.blocked = blocked;
+        self.history_is_move_order = false;
         Ok(())
     }
 
@@ -183,6 +219,10 @@ impl GameState {
         if self.board.last_move() == Some(p) {
             self.board.undo();
             return Ok(());
+        }
+        if !self.history_is_move_order {
+            // No move order to restore the colours from.
+            return Err(PositionError::NotLastStone(p));
         }
         // Not the last move (a BOARD's order need not be the move order): drop the stone from its
         // colour's list and re-interleave, which is valid while the counts stay possible.
@@ -261,6 +301,18 @@ impl GameState {
     }
 }
 
+/// Whether `p` is an empty point of `board`.
+fn check_empty(board: &Board, p: Point) -> Result<(), PositionError> {
+    let (w, h) = (board.width(), board.height());
+    if (p.x as usize) >= w || (p.y as usize) >= h {
+        return Err(PositionError::OffBoard(p, w, h));
+    }
+    if board.get(p).is_some() {
+        return Err(PositionError::Occupied(p));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +374,70 @@ mod tests {
         assert_eq!(game.five_owner(), Some(Color::White));
         game.take_back(p(4, 5)).unwrap();
         assert_eq!(game.five_owner(), None);
+    }
+
+    #[test]
+    fn a_set_up_position_keeps_its_order_colours_and_counts() {
+        // Three black stones against none (a continuous game's '#' squares hide the rest), set
+        // up column by column: kept as they are, in that order.
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for q in [p(3, 0), p(3, 1), p(3, 2)] {
+            board.place(q, Color::Black).unwrap();
+        }
+        let mut game = GameState::new(15, 15, Rule::Standard).unwrap();
+        game.set_position(board.clone(), vec![p(0, 0)]).unwrap();
+        assert_eq!(game.board().history(), board.history());
+        assert_eq!(game.board().get(p(3, 2)), Some(Color::Black));
+        assert_eq!(game.board().side_to_move(), Color::White);
+        assert_eq!(game.board().rule(), Rule::Standard);
+        assert_eq!(game.blocked(), vec![p(0, 0)]);
+        // Only the stones on the board can show a five: a replay by alternating colours would
+        // see one in column 0 here, where the colours alternate down the column.
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for y in 0..5 {
+            let (a, b) = if y % 2 == 0 {
+                (Color::Black, Color::White)
+            } else {
+                (Color::White, Color::Black)
+            };
+            board.place(p(0, y), a).unwrap();
+            board.place(p(1, y), b).unwrap();
+        }
+        game.set_position(board.clone(), Vec::new()).unwrap();
+        assert_eq!(game.five_owner(), None);
+        game.own_move(p(5, 5)).unwrap();
+        assert_eq!(
+            game.take_back(p(0, 0)),
+            Err(PositionError::NotLastStone(p(0, 0)))
+        );
+        for x in 5..10 {
+            board.place(p(x, 10), Color::Black).unwrap();
+        }
+        game.set_position(board, Vec::new()).unwrap();
+        assert_eq!(game.five_owner(), Some(Color::Black));
+        // A BOARD afterwards is a move order again.
+        game.set_board(&[(p(7, 7), Field::Opponent)]).unwrap();
+        assert_eq!(game.five_owner(), None);
+    }
+
+    #[test]
+    fn a_set_up_position_must_fit_the_game() {
+        let mut game = GameState::new(15, 15, Rule::Freestyle).unwrap();
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        board.place(p(1, 1), Color::White).unwrap();
+        let small = Board::new(10, 10, Rule::Freestyle).unwrap();
+        assert_eq!(
+            game.set_position(small, Vec::new()),
+            Err(PositionError::SizeMismatch(10, 10, 15, 15))
+        );
+        assert_eq!(
+            game.set_position(board.clone(), vec![p(1, 1)]),
+            Err(PositionError::Occupied(p(1, 1)))
+        );
+        assert_eq!(
+            game.set_position(board, vec![p(15, 1)]),
+            Err(PositionError::OffBoard(p(15, 1), 15, 15))
+        );
+        assert_eq!(game.board().stone_count(), 0);
     }
 }

@@ -22,4 +22,3 @@ pub use answer::{Answer, AnswerSink};
 pub use controller::{Controller, Event};
 pub use game_state::{GameState, PositionError};
 pub use request::{Command, Field, InfoKey, Request};
-pub use turn::lone_turn_limits;

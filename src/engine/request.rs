@@ -1,9 +1,9 @@
 //! The engine's typed requests: what a manager or GUI can ask of the brain, in every dialect we
-//! speak (Gomocup, AlphaGomoku's extended Gomocup, Yixin-Board). `protocol`'s parser produces
-//! them (re-exported there as `protocol::Command`...); the controller consumes them. Points are
-//! the engine's (column, row) once `protocol::CoordMap` has mapped them; the engine checks them
-//! against the board.
-use crate::game::Point;
+//! speak (Gomocup, AlphaGomoku's extended Gomocup, Yixin-Board), and the legacy file protocol's
+//! position. `protocol`'s parser produces them (re-exported there as `protocol::Command`...), as
+//! does `protocol::file_brain`; the controller consumes them. Points are the engine's (column,
+//! row) once `protocol::CoordMap` has mapped them; the engine checks them against the board.
+use crate::game::{Board, Point};
 
 /// The third number of a `BOARD` line (Gomocup: 1 own stone, 2 opponent's, 3 winning line /
 /// forbidden point in a continuous game).
@@ -105,6 +105,15 @@ pub enum Command {
         stones: Vec<(Point, Field)>,
         search: bool,
     },
+    /// The legacy file protocol's position (`protocol::file_brain`; no line produces it): the
+    /// board as set up from PLOCHA.DAT, stones in the file's order with the colours the file
+    /// brain gave them, and its '#' squares. BOARD cannot say this: the file has no move order,
+    /// and '#' squares hide stones, so the counts may differ by more than one. Answered with a
+    /// move, as BOARD.
+    Position {
+        board: Box<Board>,
+        blocked: Vec<Point>,
+    },
     Info(InfoKey),
     End,
     About,
@@ -178,6 +187,7 @@ impl Command {
             Command::Begin => "BEGIN",
             Command::Board { search: true, .. } => "BOARD",
             Command::Board { search: false, .. } => "YXBOARD",
+            Command::Position { .. } => "POSITION",
             Command::Info(_) => "INFO",
             Command::End => "END",
             Command::About => "ABOUT",

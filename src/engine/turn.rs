@@ -1,11 +1,9 @@
 //! The limits of one search: the turn's deadlines from the clock (`clock::TimeSettings::budget`)
 //! and the time our own moves used this match, plus the INFO limits (nodes, depth, threads,
-//! memory). The controller asks [`MatchClock`] for every move search and opening duty, and
-//! [`ponder_limits`] when it thinks on the opponent's time; the file protocol's one move per run
-//! asks [`lone_turn_limits`], which goes through the same [`MatchClock::turn_limits`].
-use super::request::InfoKey;
+//! memory). The controller asks [`MatchClock`] for every move search and opening duty (the file
+//! protocol's one move per run included), and [`ponder_limits`] when it thinks on the opponent's
+//! time.
 use super::settings::Settings;
-use crate::config::Config;
 use crate::search::Limits;
 use std::time::{Duration, Instant};
 
@@ -39,21 +37,6 @@ impl MatchClock {
             max_memory_bytes: settings.memory_budget(),
         }
     }
-}
-
-/// The limits of a lone turn, with no match before it (the file protocol plays one move per
-/// run): the config's defaults with `info` applied as INFO commands would apply them, through
-/// the same [`MatchClock::turn_limits`] as every turn of the controller. The turn's clock started
-/// `at`. Values INFO would refuse are logged and otherwise handled as INFO handles them.
-pub fn lone_turn_limits(config: &Config, info: &[InfoKey], at: Instant) -> Limits {
-    let mut settings = Settings::from_config(config);
-    for key in info {
-        settings.apply(key.clone());
-    }
-    for error in settings.take_errors() {
-        log::warn!("{error}");
-    }
-    MatchClock::default().turn_limits(&settings, at)
 }
 
 /// Thinking on the opponent's time: `ms` milliseconds, or until stopped (`None` or negative).

@@ -436,6 +436,21 @@ impl Board {
         self.is_empty(p) && self.is_win_idx(self.index(p), color)
     }
 
+    /// A stone that is part of a winning five under the rule, looking row by row; `None` when no
+    /// five stands on the board.
+    pub fn stone_in_five(&self) -> Option<Point> {
+        (0..self.height).find_map(|y| {
+            (0..self.width).find_map(|x| {
+                let p = Point::new(x as u8, y as u8);
+                let color = self.get(p)?;
+                // On an occupied point a pattern reads the line as if that stone were just placed.
+                (0..4)
+                    .any(|d| self.pattern(p, color, d) == Pattern::Five)
+                    .then_some(p)
+            })
+        })
+    }
+
     /// What `color` playing `p` would lead to, without playing it. Off-board or occupied: `Ongoing`.
     pub fn outcome_of(&self, p: Point, color: Color) -> MoveOutcome {
         if !self.is_empty(p) {

@@ -79,6 +79,8 @@ impl CoordMap {
             Command::YxBlock(ps) => Command::YxBlock(list(ps)),
             Command::YxBlockUndo(ps) => Command::YxBlockUndo(list(ps)),
             Command::Info(InfoKey::Evaluate(ps)) => Command::Info(InfoKey::Evaluate(list(ps))),
+            // The file brain's own request: built in engine points, never parsed.
+            other @ Command::Position { .. } => other,
             // Everything else carries no point. Listed in full so that a new command with a
             // point cannot slip past unmapped.
             other @ (Command::Start(_)

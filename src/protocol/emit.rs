@@ -70,6 +70,7 @@ pub fn command_lines(cmd: &Command) -> Vec<String> {
             let head = if *search { "BOARD" } else { "yxboard" };
             block(head.into(), stones(s))
         }
+        Command::Position { .. } => unreachable!("POSITION is the file brain's own request"),
         Command::Info(key) => one(info_line(key)),
         Command::End => one("END".into()),
         Command::About => one("ABOUT".into()),

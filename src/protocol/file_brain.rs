@@ -2,12 +2,16 @@
 //!
 //! The manager writes PLOCHA.DAT (the board), TAH.DAT (`x` or `o`: who moves), TIMEOUTS.DAT
 //! and maybe INFO.DAT into the working directory, starts us, and reads our move back from
-//! TAH.DAT. `dat_files` parses the contents; this module reads the files, builds the
-//! position, searches under the clock (the manager's time and memory become INFO keys, and
-//! `engine::lone_turn_limits` gives the limits by the controller's own rule), writes `x,y` to
-//! TAH.DAT and a one-line summary to MSG.DAT. On any problem (a missing or malformed file, an impossible position, a full board)
-//! it writes a one-line explanation to MSG.DAT, leaves TAH.DAT as the manager wrote it and
-//! exits non-zero: no move is better than a made-up one.
+//! TAH.DAT. `dat_files` parses the contents; this module reads the files, checks and sets up
+//! the position, and plays the turn through the engine's one `Controller` as a manager would
+//! over the wire: RECTSTART, INFO `rule` and the clock (the manager's time and memory), then
+//! the set-up position ([`Command::Position`]: BOARD cannot carry PLOCHA.DAT's stones in file
+//! order nor the stones hidden under `#`). Its own [`AnswerSink`] keeps the move and the search's
+//! summary; the turn ends when the search does. It writes `x,y` to TAH.DAT and a one-line
+//! summary to MSG.DAT. On any problem (a missing or malformed file, an impossible position, a
+//! full board, an ERROR from the engine such as a search that panicked) it writes a one-line
+//! explanation to MSG.DAT, leaves TAH.DAT as the manager wrote it and exits non-zero: no move is
+//! better than a made-up one.
 //!
 //! # Who is black
 //! PLOCHA.DAT has no move order, only stones. Moves alternate from the first player (black), so
@@ -33,13 +37,13 @@ use super::dat_files::{
 };
 use super::report::search_message;
 use crate::config::Config;
-use crate::engine::{lone_turn_limits, InfoKey};
-use crate::game::{Board, Color, Pattern, Point, Rule};
-use crate::search::{Limits, ThinkRequest, Thinker};
+use crate::engine::{Answer, AnswerSink, Command, Controller, Event, InfoKey, Request};
+use crate::game::{Board, Color, Point, Rule};
+use crate::search::{SearchInfo, Thinker};
+use parking_lot::Mutex;
 use std::io;
-use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -79,6 +83,9 @@ pub enum LegacyError {
     },
     #[error("internal error: {0}")]
     Internal(String),
+    /// The engine answered ERROR instead of a move; its text says why.
+    #[error("{0}")]
+    Engine(String),
 }
 
 impl LegacyError {
@@ -86,7 +93,7 @@ impl LegacyError {
     pub fn exit_code(&self) -> u8 {
         match self {
             LegacyError::Config(_) => 2,
-            LegacyError::Write { .. } | LegacyError::Internal(_) => 3,
+            LegacyError::Write { .. } | LegacyError::Internal(_) | LegacyError::Engine(_) => 3,
             _ => 1,
         }
     }
@@ -258,26 +265,10 @@ impl LegacyPosition {
     pub fn is_playable(&self, p: Point) -> bool {
         self.board.is_empty(p) && !self.blocked.contains(&p)
     }
-
-    /// Some playable square, preferring legal ones (renju: black's non-forbidden points); when
-    /// black has only forbidden points left, one of those, as a move must be made.
-    pub fn any_playable(&self) -> Option<Point> {
-        let legal = self.board.legal_moves();
-        legal
-            .into_iter()
-            .find(|&p| !self.blocked.contains(&p))
-            .or_else(|| {
-                (0..self.board.height()).find_map(|y| {
-                    (0..self.board.width())
-                        .map(|x| Point::new(x as u8, y as u8))
-                        .find(|&p| self.is_playable(p))
-                })
-            })
-    }
 }
 
-/// Builds the position from PLOCHA.DAT and the side to move, in any stone order (as a
-/// freestyle BOARD). Errors: a size the engine does not play, impossible counts, a five already
+/// Builds the position from PLOCHA.DAT and the side to move, the stones placed in the file's
+/// order. Errors: a size the engine does not play, impossible counts, a five already
 /// on the board, `#` squares under renju, no square left to play.
 pub fn build_position(
     plocha: &LegacyBoard,
@@ -316,34 +307,20 @@ pub fn build_position(
         .map_err(|e| LegacyError::Internal(e.to_string()))?;
     }
     debug_assert_eq!(board.side_to_move(), mover_color);
-    if let Some(p) = five_on_board(&board) {
+    if let Some(p) = board.stone_in_five() {
         return Err(LegacyError::Impossible(format!(
             "there is already a five through {p} (the game is over)"
         )));
     }
-    let position = LegacyPosition {
+    // When none is free the engine would answer with a '#' square, or nothing.
+    if plocha.count(Square::Empty) == 0 {
+        return Err(LegacyError::BoardFull);
+    }
+    Ok(LegacyPosition {
         board,
         blocked,
         first,
         to_move,
-    };
-    if position.any_playable().is_none() {
-        return Err(LegacyError::BoardFull);
-    }
-    Ok(position)
-}
-
-/// A stone that is part of a winning five under the board's rule, if any.
-fn five_on_board(board: &Board) -> Option<Point> {
-    (0..board.height()).find_map(|y| {
-        (0..board.width()).find_map(|x| {
-            let p = Point::new(x as u8, y as u8);
-            let color = board.get(p)?;
-            // On an occupied point a pattern reads the line as if that stone were just placed.
-            (0..4)
-                .any(|d| board.pattern(p, color, d) == Pattern::Five)
-                .then_some(p)
-        })
     })
 }
 
@@ -385,10 +362,86 @@ pub fn turn_info(timeouts: &LegacyTimeouts, info: &[InfoKey]) -> Vec<InfoKey> {
     keys
 }
 
-/// The search limits for a move whose clock started at `started` (our process start: the
-/// manager times us from launch to exit): the engine's one rule for a turn's limits.
-pub fn search_limits(config: &Config, input: &LegacyInput, started: Instant) -> Limits {
-    lone_turn_limits(config, &turn_info(&input.timeouts, &input.info), started)
+/// The requests a manager would send for this turn: a new game of PLOCHA.DAT's size, the rule
+/// and the clock as INFO, then the position, answered with a move.
+pub fn turn_requests(input: &LegacyInput, rule: Rule, position: &LegacyPosition) -> Vec<Command> {
+    let mut requests = vec![
+        Command::RectStart(input.board.width, input.board.height),
+        Command::Info(InfoKey::Rule(rule.protocol_code())),
+    ];
+    requests.extend(
+        turn_info(&input.timeouts, &input.info)
+            .into_iter()
+            .map(Command::Info),
+    );
+    requests.push(Command::Position {
+        board: Box::new(position.board.clone()),
+        blocked: position.blocked.clone(),
+    });
+    requests
+}
+
+/// The controller's answers to the turn: the move and its search's summary, or why there is
+/// none. INFO values it refused come as errors before the move and are only logged.
+#[derive(Default)]
+struct TurnAnswers(Mutex<TurnRecord>);
+
+#[derive(Default)]
+struct TurnRecord {
+    played: Option<Point>,
+    summary: Option<SearchInfo>,
+    last_error: Option<String>,
+}
+
+impl AnswerSink for TurnAnswers {
+    fn send(&self, answer: Answer) {
+        let mut record = self.0.lock();
+        match answer {
+            Answer::Move(p) => record.played = Some(p),
+            Answer::SearchSummary(info) => record.summary = Some(info),
+            Answer::Error(text) => {
+                log::warn!("{text}");
+                record.last_error = Some(text);
+            }
+            _ => {}
+        }
+    }
+
+    fn close(&self) {}
+}
+
+impl TurnAnswers {
+    /// The move and its search's summary, or the engine's last error as the reason for none.
+    fn outcome(&self) -> Result<(Point, SearchInfo), LegacyError> {
+        let mut record = self.0.lock();
+        match (record.played, record.summary.take()) {
+            (Some(point), Some(info)) => Ok((point, info)),
+            _ => Err(LegacyError::Engine(
+                record
+                    .last_error
+                    .take()
+                    .unwrap_or_else(|| "the engine gave no move".to_string()),
+            )),
+        }
+    }
+}
+
+/// Hands `requests` to a controller of their own, all arrived at `started` (the manager times
+/// the turn from our launch), and lets the search they start end by its own limits.
+fn ask_controller(
+    config: &Config,
+    thinker: Box<dyn Thinker>,
+    requests: Vec<Command>,
+    started: Instant,
+) -> Result<(Point, SearchInfo), LegacyError> {
+    let answers = Arc::new(TurnAnswers::default());
+    let (sender, events) = crossbeam_channel::unbounded();
+    for request in requests {
+        let _ = sender.send(Event::Request(Request::Command(request), started));
+    }
+    let _ = sender.send(Event::AwaitSearch);
+    Controller::new(config.clone(), answers.clone(), thinker, events, sender).run();
+    answers.outcome()
 }
 
 /// Our answer: the move for TAH.DAT and the line for MSG.DAT (`None`: leave MSG.DAT alone).
@@ -398,11 +451,11 @@ pub struct LegacyAnswer {
     pub message: Option<String>,
 }
 
-/// Reads the files in `dir` and thinks; writes nothing.
+/// Reads the files in `dir` and plays the turn through the controller; writes nothing.
 pub fn play_turn(
     dir: &Path,
     config: &Config,
-    thinker: &mut dyn Thinker,
+    thinker: Box<dyn Thinker>,
     started: Instant,
 ) -> Result<LegacyAnswer, LegacyError> {
     let input = LegacyInput::read(dir)?;
@@ -411,11 +464,6 @@ pub fn play_turn(
     if let Some(folder) = input.folder() {
         log::debug!("persistent folder {folder}: nothing to keep there");
     }
-    let request = ThinkRequest {
-        board: position.board.clone(),
-        blocked: position.blocked.clone(),
-        limits: search_limits(config, &input, started),
-    };
     log::info!(
         "{}x{} {rule}, '{}' to move ({:?}), {} '#'",
         input.board.width,
@@ -424,25 +472,17 @@ pub fn play_turn(
         position.to_move_color(),
         position.blocked.len()
     );
-    // A panicking search must still leave MSG.DAT an explanation (the panic itself goes to
-    // stderr through the default hook).
-    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        thinker.think(&request, &AtomicBool::new(false))
-    }))
-    .map_err(|_| LegacyError::Internal("the search panicked".to_string()))?;
-    let point = match result.best {
-        Some(p) if position.is_playable(p) => p,
-        Some(p) => {
-            return Err(LegacyError::Internal(format!(
-                "the search chose {p}, which is not a free square"
-            )))
-        }
-        // The search found nothing legal (renju black with only forbidden points left).
-        None => position.any_playable().ok_or(LegacyError::BoardFull)?,
-    };
+    let requests = turn_requests(&input, rule, &position);
+    let (point, mut info) = ask_controller(config, thinker, requests, started)?;
+    // The controller plays a blocked square without complaint (its last resort when nothing
+    // else is free, which the position's check rules out here): from the search it is a bug.
+    if !position.is_playable(point) {
+        return Err(LegacyError::Internal(format!(
+            "the search chose {point}, which is not a free square"
+        )));
+    }
     // The board's colours are swapped against the true ones when '#' squares hide an odd
     // number of stones (module docs): show the principal variation in the true colours.
-    let mut info = result.info;
     if position.board.side_to_move() != position.to_move_color() {
         for (color, _) in &mut info.pv {
             *color = color.opponent();
@@ -573,7 +613,7 @@ pub fn report_failure(dir: &Path, error: &LegacyError) -> u8 {
 
 /// The whole run: plays one move from the files in `dir` and writes TAH.DAT (and MSG.DAT), or
 /// reports the failure. Returns the exit code.
-pub fn run(dir: &Path, config: &Config, thinker: &mut dyn Thinker, started: Instant) -> u8 {
+pub fn run(dir: &Path, config: &Config, thinker: Box<dyn Thinker>, started: Instant) -> u8 {
     let written = play_turn(dir, config, thinker, started).and_then(|answer| {
         // MSG.DAT first: once TAH.DAT holds the move, the answer is complete.
         if let Some(message) = &answer.message {
@@ -593,6 +633,8 @@ pub fn run(dir: &Path, config: &Config, thinker: &mut dyn Thinker, started: Inst
 mod tests {
     use super::*;
     use crate::search::one_ply::ClassicalPlayer;
+    use crate::search::{ThinkRequest, ThinkResult};
+    use std::sync::atomic::AtomicBool;
 
     fn plocha(rows: &[&str]) -> LegacyBoard {
         parse_plocha(&rows.join("\n")).unwrap()
@@ -788,29 +830,89 @@ mod tests {
                 InfoKey::MaxMemory(1 << 30)
             ]
         );
-        // Turn 0: answer at once.
-        let fast = LegacyTimeouts {
-            turn_seconds: 0,
-            time_left_ms: 2_147_483_647,
+        // The search's limits, from the controller's own turn, with these INFO.DAT lines.
+        let dir = Scratch::new("clock");
+        std::fs::write(dir.0.join(PLOCHA_DAT), board15_text(&[])).unwrap();
+        std::fs::write(dir.0.join(TIMEOUTS_DAT), "0\n2147483647\n").unwrap();
+        let limits = |info: &str| {
+            std::fs::write(dir.0.join(TAH_DAT), "x").unwrap();
+            std::fs::write(dir.0.join(INFO_DAT), info).unwrap();
+            let (spy, seen) = Spy::new();
+            let started = Instant::now();
+            assert_eq!(run(&dir.0, &config, Box::new(spy), started), 0);
+            let request = seen.lock().take().expect("the search ran");
+            (request.limits, started)
         };
-        let input = LegacyInput {
-            board: board15(&[]),
-            to_move: X,
-            timeouts: fast,
-            info: vec![],
-        };
-        let now = Instant::now();
-        let limits = search_limits(&config, &input, now);
-        assert_eq!(limits.hard, Some(now));
+        // Turn 0: answer at once; the clock started at our launch.
+        let (fast, started) = limits("");
+        assert_eq!(fast.hard, Some(started));
         // Unlimited turn and match: no deadline. max_memory 0 = no limit.
+        let (unlimited, _) = limits("timeout_turn -1\nmax_memory 0\n");
+        assert_eq!((unlimited.hard, unlimited.target), (None, None));
+        assert_eq!(unlimited.max_memory_bytes, None);
+        assert!(unlimited.threads >= 1);
+    }
+
+    #[test]
+    fn the_files_become_a_managers_requests() {
         let input = LegacyInput {
-            info: vec![InfoKey::TimeoutTurn(-1), InfoKey::MaxMemory(0)],
-            ..input
+            board: board15(&["x#", "o"]),
+            to_move: X,
+            timeouts: LegacyTimeouts {
+                turn_seconds: 5,
+                time_left_ms: 100_000,
+            },
+            info: vec![InfoKey::Rule(3), InfoKey::MaxMemory(1 << 30)],
         };
-        let limits = search_limits(&config, &input, now);
-        assert_eq!((limits.hard, limits.target), (None, None));
-        assert_eq!(limits.max_memory_bytes, None);
-        assert!(limits.threads >= 1);
+        let rule = rule_from_info(&input.info).unwrap();
+        let position = build_position(&input.board, X, rule).unwrap();
+        // INFO.DAT's rule 3 (continuous, exactly five) is the engine's rule 1.
+        assert_eq!(
+            turn_requests(&input, rule, &position),
+            vec![
+                Command::RectStart(15, 15),
+                Command::Info(InfoKey::Rule(1)),
+                Command::Info(InfoKey::TimeoutTurn(5000)),
+                Command::Info(InfoKey::TimeoutMatch(0)),
+                Command::Info(InfoKey::TimeLeft(100_000)),
+                Command::Info(InfoKey::MaxMemory(1 << 30)),
+                Command::Position {
+                    board: Box::new(position.board.clone()),
+                    blocked: vec![Point::new(1, 0)],
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_position_reaches_the_search_as_set_up() {
+        // The seed board: 24 x, 26 o and 11 '#', counts a BOARD would refuse. The search gets
+        // the stones in the file's order, with the colours of `build_position`, and the '#'
+        // squares blocked.
+        let text = include_str!("../../tests/data/seed-plocha.dat");
+        let plocha = parse_plocha(text).unwrap();
+        let file_order: Vec<Point> = plocha
+            .occupied()
+            .into_iter()
+            .filter(|(_, square)| matches!(square, Square::Stone(_)))
+            .map(|(p, _)| p)
+            .collect();
+        let dir = Scratch::new("setup");
+        std::fs::write(dir.0.join(PLOCHA_DAT), text).unwrap();
+        std::fs::write(dir.0.join(TIMEOUTS_DAT), "1\n1000\n").unwrap();
+        for mover in [X, O] {
+            std::fs::write(dir.0.join(TAH_DAT), symbol_char(mover).to_string()).unwrap();
+            let (spy, seen) = Spy::new();
+            let code = run(&dir.0, &Config::default(), Box::new(spy), Instant::now());
+            assert_eq!(code, 0);
+            let request = seen.lock().take().expect("the search ran");
+            let expected = build_position(&plocha, mover, Rule::Freestyle).unwrap();
+            assert_eq!(request.board.history(), file_order.as_slice());
+            for &p in &file_order {
+                assert_eq!(request.board.get(p), expected.board.get(p), "{p}");
+            }
+            assert_eq!(request.blocked, expected.blocked);
+        }
     }
 
     #[test]
@@ -872,17 +974,39 @@ mod tests {
         }
     }
 
+    /// The request a [`Spy`] was asked.
+    type Seen = Arc<Mutex<Option<ThinkRequest>>>;
+
+    /// A thinker that keeps the request it was asked and plays as the classical player.
+    struct Spy(Seen);
+
+    impl Spy {
+        fn new() -> (Spy, Seen) {
+            let seen = Seen::default();
+            (Spy(Arc::clone(&seen)), seen)
+        }
+    }
+
+    impl Thinker for Spy {
+        fn think(&mut self, request: &ThinkRequest, stop: &AtomicBool) -> ThinkResult {
+            *self.0.lock() = Some(request.clone());
+            ClassicalPlayer.think(request, stop)
+        }
+
+        fn clear(&mut self) {}
+
+        fn name(&self) -> &str {
+            "spy"
+        }
+    }
+
     /// A thinker that fails in every way a buggy search could.
     struct Broken {
         answer: Option<Option<Point>>,
     }
 
     impl Thinker for Broken {
-        fn think(
-            &mut self,
-            request: &ThinkRequest,
-            stop: &AtomicBool,
-        ) -> crate::search::ThinkResult {
+        fn think(&mut self, request: &ThinkRequest, stop: &AtomicBool) -> ThinkResult {
             let mut result = ClassicalPlayer.think(request, stop);
             match self.answer {
                 Some(best) => result.best = best,
@@ -907,7 +1031,7 @@ mod tests {
         let config = Config::default();
         let turn = |answer: Option<Option<Point>>| {
             std::fs::write(dir.0.join(TAH_DAT), "x").unwrap();
-            let code = run(&dir.0, &config, &mut Broken { answer }, Instant::now());
+            let code = run(&dir.0, &config, Box::new(Broken { answer }), Instant::now());
             let tah = std::fs::read_to_string(dir.0.join(TAH_DAT)).unwrap();
             let msg = std::fs::read_to_string(dir.0.join(MSG_DAT)).unwrap_or_default();
             (code, tah, msg)
@@ -951,7 +1075,7 @@ mod tests {
         let code = run(
             &dir.0,
             &Config::default(),
-            &mut ClassicalPlayer,
+            Box::new(ClassicalPlayer),
             Instant::now(),
         );
         assert_eq!(code, 1);
@@ -974,7 +1098,7 @@ mod tests {
             run(
                 &dir.0,
                 &Config::default(),
-                &mut ClassicalPlayer,
+                Box::new(ClassicalPlayer),
                 Instant::now()
             ),
             1
@@ -983,7 +1107,7 @@ mod tests {
         let code = run(
             &dir.0,
             &Config::default(),
-            &mut ClassicalPlayer,
+            Box::new(ClassicalPlayer),
             Instant::now(),
         );
         assert_eq!(code, 0);

@@ -7,10 +7,11 @@
 //! `parser` (the stateful line parser → `Command`s), `dialect` (which words and INFO keys each
 //! mode takes, and its coordinates), `coords` (Yixin-Board's transposed points), `writer`
 //! (`engine::Answer` → lines on the `Output`), `format` (the answer lines), `report` (the search
-//! summary MESSAGE and the INFO PV blocks), `output` (the one writer of stdout), `emit` (tests only: the
-//! manager side: commands → lines), `dat_files` (the old file protocol's contents), `file_brain` (its one-move run: the `hoshi`
-//! binary). The request
-//! types themselves (`Command`, `InfoKey`, `Field`) are the engine's, re-exported here.
+//! summary MESSAGE and the INFO PV blocks), `output` (the one writer of stdout), `emit` (tests
+//! only: the manager side: commands → lines), `dat_files` (the old file protocol's contents),
+//! `file_brain` (its one-move run, the `hoshi` binary: the files as requests to the engine's
+//! controller). The request types themselves (`Command`, `InfoKey`, `Field`) are the engine's,
+//! re-exported here.
 //!
 //! Typical use, as the reader does it:
 //! ```
