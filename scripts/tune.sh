@@ -7,7 +7,8 @@
 #   scripts/tune.sh KEY VALUE [VALUE ...]
 #
 # Environment: GAMES (default 60), NODES (20000 playouts a move), RULES (freestyle,renju),
-# NET (the config's network), SEED (1), BIN (target/release/pbrain-hoshi), OUT (tuning/).
+# JOBS (games at once, default 2), NET (the config's network), SEED (1),
+# BIN (target/release/pbrain-hoshi), OUT (tuning/).
 # Each result line (A's score: below 50 % means the VALUE plays better) is appended to
 # OUT/KEY.txt.
 set -euo pipefail
@@ -19,6 +20,7 @@ games=${GAMES:-60}
 nodes=${NODES:-20000}
 rules=${RULES:-freestyle,renju}
 seed=${SEED:-1}
+jobs=${JOBS:-2}
 bin=${BIN:-target/release/pbrain-hoshi}
 out=${OUT:-tuning}
 net=${NET:-$(sed -n 's/^network = "\(.*\)"/\1/p' config/hoshi.toml)}
@@ -28,6 +30,6 @@ for value in "$@"; do
   variant="$out/$key-$value.toml"
   sed "s/^$key = .*/$key = $value/" config/hoshi.toml >"$variant"
   "$bin" match --config config/hoshi.toml --a "$net" --b "$net" --config-b "$variant" \
-    --games "$games" --movetime 0 --nodes "$nodes" --rule "$rules" --seed "$seed" \
+    --games "$games" --movetime 0 --nodes "$nodes" --rule "$rules" --seed "$seed" --jobs "$jobs" \
     | tee -a "$out/$key.txt"
 done
