@@ -96,15 +96,17 @@ impl Drop for Turn {
 }
 
 impl Outcome {
+    /// Everything the run left, for a failed assertion.
+    fn diagnosis(&self) -> String {
+        format!(
+            "after {:?}\nstdout: {:?}\nstderr: {}\nTAH.DAT: {:?}\nMSG.DAT: {:?}",
+            self.elapsed, self.stdout, self.stderr, self.tah, self.msg
+        )
+    }
+
     /// The move in TAH.DAT, after checking the run succeeded and printed nothing on stdout.
     fn played(&self) -> (usize, usize) {
-        assert_eq!(
-            self.code,
-            Some(0),
-            "stderr: {}\nMSG.DAT: {:?}",
-            self.stderr,
-            self.msg
-        );
+        assert_eq!(self.code, Some(0), "{}", self.diagnosis());
         assert_eq!(self.stdout, "", "stdout belongs to nobody in this protocol");
         let tah = self.tah.as_deref().expect("TAH.DAT");
         let (x, y) = tah
@@ -116,13 +118,7 @@ impl Outcome {
     /// Checks a refused turn: exit `code`, TAH.DAT as the manager wrote it, and a one-line
     /// MSG.DAT containing every one of `words`.
     fn refused(&self, code: i32, tah_before: Option<&str>, words: &[&str]) {
-        assert_eq!(
-            self.code,
-            Some(code),
-            "stderr: {}\nMSG.DAT: {:?}",
-            self.stderr,
-            self.msg
-        );
+        assert_eq!(self.code, Some(code), "{}", self.diagnosis());
         assert_eq!(
             self.tah.as_deref(),
             tah_before,
