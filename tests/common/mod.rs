@@ -32,6 +32,11 @@ pub fn legacy_command() -> Command {
     command_from_env("HOSHI_LEGACY_CMD", env!("CARGO_BIN_EXE_hoshi"))
 }
 
+/// Whether `HOSHI_LEGACY_CMD` replaces the `hoshi` cargo built (a launcher such as Wine).
+pub fn legacy_command_is_overridden() -> bool {
+    std::env::var("HOSHI_LEGACY_CMD").is_ok_and(|c| !c.trim().is_empty())
+}
+
 /// `var`'s words as a command, or `default` when `var` is unset or empty.
 fn command_from_env(var: &str, default: &str) -> Command {
     let words = std::env::var(var).unwrap_or_default();
