@@ -39,6 +39,11 @@ pub struct TrainArgs {
     /// resumed checkpoint or --init holds.
     #[arg(long)]
     pub kind: Option<String>,
+    /// A pattern net's formula version (1: the policy reads each cell alone; 2: the value
+    /// MLP's view of the board tunes the policy). Default: --init's own, else the newest. An
+    /// older --init gains the new weights at zero, so it starts from what it computed.
+    #[arg(long)]
+    pub pattern_version: Option<u32>,
     /// Residual blocks (default 6; a resumed run takes its checkpoint's). A pattern net has none.
     #[arg(long)]
     pub blocks: Option<usize>,
@@ -139,6 +144,7 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
     let config = TrainConfig {
         data,
         init: args.init.clone(),
+        pattern_version: args.pattern_version,
         out_dir: args.out.clone(),
         steps: args.steps,
         batch: args.batch,

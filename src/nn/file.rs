@@ -35,7 +35,7 @@ impl NetworkMeta {
             ModelKind::Pattern => (
                 pattern::PATTERN_VERSION,
                 pattern::INPUT_PLANES,
-                pattern::PATTERN_VERSION,
+                pattern::PATTERN_FEATURE_VERSION,
             ),
         };
         NetworkMeta {
@@ -60,7 +60,12 @@ impl NetworkMeta {
     /// Checks that this build can run the network the sidecar describes.
     fn check(&self, path: &Path) -> Result<(), NnError> {
         let expected = NetworkMeta::for_arch(self.arch(), "");
-        self.expect(path, "architecture version", expected.version, self.version)?;
+        // Pattern nets of every formula version up to this build's still load.
+        let older_pattern =
+            self.kind == ModelKind::Pattern && (1..expected.version).contains(&self.version);
+        if !older_pattern {
+            self.expect(path, "architecture version", expected.version, self.version)?;
+        }
         self.expect(
             path,
             "input_planes",
@@ -104,7 +109,11 @@ impl Network {
         let vs = VarStore::new(Device::Cpu);
         let model = match arch.kind {
             ModelKind::Resnet => Model::Resnet(Box::new(PolicyValueNet::new(&vs.root(), arch))),
-            ModelKind::Pattern => Model::Pattern(PatternModel::new(&vs.root(), arch.channels)),
+            ModelKind::Pattern => Model::Pattern(PatternModel::new(
+                &vs.root(),
+                arch.channels,
+                pattern::has_policy_context(meta.version),
+            )),
         };
         Ok(Network {
             vs,
@@ -113,6 +122,30 @@ impl Network {
             half: false,
             fused: RefCell::new(None),
         })
+    }
+
+    /// This pattern net as formula `version`: the tensors both versions have are copied, the
+    /// ones only the new version has start at zero (so the net computes what it did, and
+    /// training then learns them). The copy lives on the CPU in f32.
+    pub fn with_pattern_version(&self, version: u32) -> Result<Network, NnError> {
+        let mut meta = self.meta.clone();
+        if meta.kind != ModelKind::Pattern || !(1..=pattern::PATTERN_VERSION).contains(&version) {
+            return Err(NnError::InvalidArch(format!(
+                "no pattern formula version {version} for a {} net",
+                meta.kind.name()
+            )));
+        }
+        meta.version = version;
+        let net = Network::build(meta)?;
+        let ours: BTreeMap<String, Tensor> = self.vs.variables().into_iter().collect();
+        for (name, var) in net.vs.variables() {
+            let mut dst = var.shallow_clone();
+            tch::no_grad(|| match ours.get(&name) {
+                Some(src) => dst.f_copy_(&src.to_kind(Kind::Float).to_device(Device::Cpu)),
+                None => dst.f_zero_().map(|_| ()),
+            })?;
+        }
+        Ok(net)
     }
 
     /// Moves the weights to `device`; on CUDA they are also turned to half precision.

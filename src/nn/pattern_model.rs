@@ -21,6 +21,8 @@ pub struct PatternModel {
     policy: nn::Linear,
     value1: nn::Linear,
     value2: nn::Linear,
+    /// Version 2: the value MLP's hidden layer → a change of the policy weights.
+    policy_context: Option<nn::Linear>,
 }
 
 fn leaky(x: &Tensor) -> Tensor {
@@ -28,9 +30,14 @@ fn leaky(x: &Tensor) -> Tensor {
 }
 
 impl PatternModel {
-    pub fn new(vs: &nn::Path, dim: usize) -> PatternModel {
+    /// `context`: the policy takes the board's context from the value MLP (formula version 2).
+    pub fn new(vs: &nn::Path, dim: usize, context: bool) -> PatternModel {
         let dim = dim as i64;
         let embedding = nn::EmbeddingConfig::default();
+        let no_bias = nn::LinearConfig {
+            bias: false,
+            ..Default::default()
+        };
         PatternModel {
             codebook: nn::embedding(vs / "codebook", ID_COUNT as i64, dim, embedding),
             variant: nn::embedding(vs / "variant", VARIANT_COUNT as i64, dim, embedding),
@@ -38,6 +45,8 @@ impl PatternModel {
             policy: nn::linear(vs / "policy", dim, 1, Default::default()),
             value1: nn::linear(vs / "value1", dim, VALUE_HIDDEN as i64, Default::default()),
             value2: nn::linear(vs / "value2", VALUE_HIDDEN as i64, 3, Default::default()),
+            policy_context: context
+                .then(|| nn::linear(vs / "policy_context", VALUE_HIDDEN as i64, dim, no_bias)),
         }
     }
 
@@ -69,12 +78,20 @@ impl PatternModel {
             Kind::Float,
         ) - empty_features * cells.unsqueeze(-1))
             / POOL_CELLS as f64;
-        let wdl = self.value2.forward(&self.value1.forward(&pooled).relu());
+        let context = self.value1.forward(&pooled).relu();
+        let wdl = self.value2.forward(&context);
         let playable = cell.eq(CELL_EMPTY);
-        let logits = self
-            .policy
-            .forward(&hidden)
-            .squeeze_dim(-1)
+        let logits = match &self.policy_context {
+            None => self.policy.forward(&hidden).squeeze_dim(-1),
+            Some(tune) => {
+                // [B, D]: the policy weights of each position.
+                let weights = tune.forward(&context) + &self.policy.ws;
+                let bias = self.policy.bs.as_ref().expect("the policy has a bias");
+                (hidden * weights.view([b, 1, 1, -1])).sum_dim_intlist(-1, false, Kind::Float)
+                    + bias
+            }
+        };
+        let logits = logits
             .masked_fill(&playable.logical_not(), MASKED_LOGIT)
             .view([b, h * w]);
         (logits, wdl)
@@ -91,6 +108,33 @@ mod tests {
     use crate::nn::pattern::inputs::encode_board;
     use crate::nn::pattern::INPUT_PLANES;
     use crate::nn::{Arch, Network, PatternState, PatternWeights};
+
+    /// A version 1 net raised to version 2 computes what it did: the board context starts at 0.
+    #[test]
+    fn an_older_net_raised_to_the_new_formula_keeps_its_outputs() {
+        let v2 = Network::random(Arch::pattern(8), 3, Device::Cpu).unwrap();
+        let v1 = v2.with_pattern_version(1).unwrap();
+        let raised = v1.with_pattern_version(2).unwrap();
+        assert_eq!(v1.meta().version, 1);
+        assert_eq!(raised.meta().version, 2);
+        let board = Board::from_moves(
+            15,
+            15,
+            Rule::Freestyle,
+            &[Point::new(7, 7), Point::new(8, 8), Point::new(6, 8)],
+        )
+        .unwrap();
+        let mut inputs = vec![0i64; INPUT_PLANES * 15 * 15];
+        encode_board(&board, 15, 15, &mut inputs);
+        let xs = Tensor::from_slice(&inputs).view([1, INPUT_PLANES as i64, 15, 15]);
+        let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
+        let ((p1, v1_wdl), (p2, v2_wdl), (p3, v3_wdl)) =
+            (outputs(&v1), outputs(&raised), outputs(&v2));
+        let close = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]) < 1e-5;
+        assert!(close(&p1, &p2) && close(&v1_wdl, &v2_wdl));
+        // The random context of the version 2 net moves its policy, not its value.
+        assert!(!close(&p1, &p3) && close(&v1_wdl, &v3_wdl));
+    }
 
     /// The trainer's libtorch forward pass and the engine's incremental Rust evaluation must be
     /// the same function of the same weights file.

@@ -87,6 +87,8 @@ pub struct TrainConfig {
     /// A network to start from instead of random weights when `out_dir` holds no checkpoint
     /// (its architecture must be `arch`).
     pub init: Option<PathBuf>,
+    /// A pattern net's formula version for a fresh run (`None`: `init`'s, else the newest).
+    pub pattern_version: Option<u32>,
     pub out_dir: PathBuf,
     /// Train until this step (counting the steps of the run being resumed).
     pub steps: u64,
@@ -116,6 +118,7 @@ impl Default for TrainConfig {
                 weight: 1,
             }],
             init: None,
+            pattern_version: None,
             out_dir: PathBuf::from("checkpoints"),
             steps: 1000,
             batch: 256,
@@ -345,6 +348,13 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
                 log::info!("train: starting from the network {}", path.display());
                 net
             }
+        };
+        let net = match config.pattern_version {
+            Some(v) if v != net.meta().version => {
+                log::info!("train: the pattern net as formula version {v}");
+                net.with_pattern_version(v)?
+            }
+            _ => net,
         };
         let (net, opt) = fresh(f32_weights(net));
         return Ok((net, opt, 0, None));

@@ -9,10 +9,13 @@
 //! h = max(a, LEAK · a)
 //! ```
 //!
-//! The policy logit of a cell is `policy · h + b`; the value pools the board,
-//! `pooled = (Σ_cells h − cells · h_empty) / POOL_CELLS` (`h_empty`: the features of a cell with
-//! nothing around it, so extra empty board changes nothing), then a small MLP gives win, draw
-//! and loss logits. The net is invariant to the board's rotations and reflections by
+//! The value pools the board, `pooled = (Σ_cells h − cells · h_empty) / POOL_CELLS` (`h_empty`:
+//! the features of a cell with nothing around it, so extra empty board changes nothing), then a
+//! small MLP gives win, draw and loss logits: `g = relu(value1 · pooled + b1)`,
+//! `wdl = value2 · g + b2`. The policy logit of a cell is `(policy + context · g) · h + b`
+//! (version 2): the MLP's hidden layer, a summary of the whole board, tunes which cell features
+//! matter, so one line pattern can weigh more when the board calls for defence than when it
+//! calls for attack. Version 1 files have no `context` (the policy is `policy · h + b`). The net is invariant to the board's rotations and reflections by
 //! construction (shared codebook, lines read both ways), so training needs no augmentation.
 //!
 //! A stone changes the keys of the cells within four steps on its four lines only, so
@@ -29,8 +32,16 @@ pub use weights::PatternWeights;
 
 use crate::game::{Color, Rule};
 
-/// Version of the inputs and the formula above; stored in the sidecar and checked on load.
-pub const PATTERN_VERSION: u32 = 1;
+/// Version of the formula above, stored in the sidecar as `version`: 1 without the policy's
+/// board context, 2 with it. The engine reads both; new nets are version 2.
+pub const PATTERN_VERSION: u32 = 2;
+/// Version of the codebook keys and the training inputs, stored as `feature_version`.
+pub const PATTERN_FEATURE_VERSION: u32 = 1;
+
+/// Whether a net of formula `version` has the policy's board context.
+pub fn has_policy_context(version: u32) -> bool {
+    version >= 2
+}
 /// Input planes of a training batch (see [`inputs`]).
 pub const INPUT_PLANES: usize = 7;
 /// Widest feature vector a sidecar may ask for.

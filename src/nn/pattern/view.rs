@@ -24,8 +24,12 @@ pub struct PatternState {
     views: [View; 2],
     acc: Vec<f32>,
     pooled: Vec<f32>,
-    /// Policy logits of forbidden points (their features change with the flag).
-    forbidden_logits: Vec<(usize, f32)>,
+    /// The forbidden points of the last board, and their features (which change with the flag)
+    /// one after the other.
+    forbidden_cells: Vec<usize>,
+    forbidden_hidden: Vec<f32>,
+    /// The policy weights tuned by the board's context (version 2 nets).
+    policy_weights: Vec<f32>,
 }
 
 impl PatternState {
@@ -36,7 +40,9 @@ impl PatternState {
             reader: CodeReader::default(),
             acc: vec![0.0; dim],
             pooled: vec![0.0; dim],
-            forbidden_logits: Vec::new(),
+            forbidden_cells: Vec::new(),
+            forbidden_hidden: Vec::new(),
+            policy_weights: vec![0.0; dim],
             net,
         }
     }
@@ -68,7 +74,8 @@ impl PatternState {
         {
             *p = (s - cells * *e as f64) as f32;
         }
-        self.forbidden_logits.clear();
+        self.forbidden_cells.clear();
+        self.forbidden_hidden.clear();
         for &f in forbidden {
             view.cell_sum(net, &self.reader, board, f, &mut self.acc);
             let old = &view.hidden[f * dim..(f + 1) * dim];
@@ -78,23 +85,43 @@ impl PatternState {
                 *pooled += h - old;
                 *a = h;
             }
-            let logit = dot(&net.policy, &self.acc) + net.policy_bias;
-            self.forbidden_logits.push((f, logit));
+            self.forbidden_cells.push(f);
+            self.forbidden_hidden.extend_from_slice(&self.acc);
+        }
+        self.pooled.iter_mut().for_each(|p| *p /= POOL_CELLS);
+        let (wdl, context) = value_head(net, &self.pooled);
+        let tuned = !net.policy_context.is_empty();
+        if tuned {
+            let rows = net.policy_context.chunks_exact(VALUE_HIDDEN);
+            for ((w, p), row) in self.policy_weights.iter_mut().zip(&net.policy).zip(rows) {
+                *w = p + dot(row, &context);
+            }
         }
         logits.clear();
-        logits.extend(moves.iter().map(|&m| {
-            match self.forbidden_logits.iter().find(|&&(f, _)| f == m) {
-                Some(&(_, l)) => l,
-                None => view.logit[m],
-            }
-        }));
-        self.pooled.iter_mut().for_each(|p| *p /= POOL_CELLS);
-        value_head(net, &self.pooled)
+        for &m in moves {
+            let hidden = match self.forbidden_cells.iter().position(|&f| f == m) {
+                Some(k) => &self.forbidden_hidden[k * dim..(k + 1) * dim],
+                // Version 1: the cell's logit is kept with its features.
+                None if !tuned => {
+                    logits.push(view.logit[m]);
+                    continue;
+                }
+                None => &view.hidden[m * dim..(m + 1) * dim],
+            };
+            let weights = if tuned {
+                &self.policy_weights
+            } else {
+                &net.policy
+            };
+            logits.push(dot(weights, hidden) + net.policy_bias);
+        }
+        wdl
     }
 }
 
-/// The value MLP: pooled features → win, draw, loss probabilities.
-fn value_head(net: &PatternWeights, pooled: &[f32]) -> [f32; 3] {
+/// The value MLP: pooled features → win, draw, loss probabilities, and its hidden layer (the
+/// board's context for the policy).
+fn value_head(net: &PatternWeights, pooled: &[f32]) -> ([f32; 3], [f32; VALUE_HIDDEN]) {
     let dim = net.dim;
     let mut hidden = [0.0f32; VALUE_HIDDEN];
     for (k, h) in hidden.iter_mut().enumerate() {
@@ -112,7 +139,7 @@ fn value_head(net: &PatternWeights, pooled: &[f32]) -> [f32; 3] {
         *o = (*o - max).exp();
         total += *o;
     }
-    out.map(|o| o / total)
+    (out.map(|o| o / total), hidden)
 }
 
 /// A dot product in eight lanes (so that it vectorises without reordering licence).
@@ -320,7 +347,9 @@ impl View {
             *s += (new - *h) as f64;
             *h = new;
         }
-        self.logit[idx] = dot(&net.policy, hidden) + net.policy_bias;
+        if net.policy_context.is_empty() {
+            self.logit[idx] = dot(&net.policy, hidden) + net.policy_bias;
+        }
     }
 }
 
@@ -341,9 +370,34 @@ mod tests {
         (logits, wdl)
     }
 
+    /// A version 1 net (no board context in the policy).
+    fn without_context(mut net: PatternWeights) -> PatternWeights {
+        net.meta.version = 1;
+        net.policy_context.clear();
+        net
+    }
+
     #[test]
     fn incremental_updates_match_a_fresh_evaluation_along_a_random_walk() {
-        let net = Arc::new(PatternWeights::random(16, 3));
+        walk_and_compare(Arc::new(PatternWeights::random(16, 3)));
+        walk_and_compare(Arc::new(without_context(PatternWeights::random(16, 4))));
+    }
+
+    #[test]
+    fn the_board_context_changes_the_policy_but_not_the_value() {
+        let net = PatternWeights::random(8, 7);
+        let plain = Arc::new(without_context(net.clone()));
+        let board = Board::from_moves(15, 15, Rule::Freestyle, &[Point::new(7, 7)]).unwrap();
+        let moves: Vec<usize> = [(8, 8), (3, 3)]
+            .map(|(x, y)| board.index(Point::new(x, y)))
+            .to_vec();
+        let (tuned_logits, tuned_wdl) = fresh_eval(&Arc::new(net), &board, &moves);
+        let (plain_logits, plain_wdl) = fresh_eval(&plain, &board, &moves);
+        assert_eq!(tuned_wdl, plain_wdl);
+        assert!((tuned_logits[0] - plain_logits[0]).abs() > 1e-3);
+    }
+
+    fn walk_and_compare(net: Arc<PatternWeights>) {
         // One state across every size and rule: a new geometry starts afresh.
         let mut state = PatternState::new(net.clone());
         let mut rng = StdRng::seed_from_u64(9);

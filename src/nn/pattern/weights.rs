@@ -3,13 +3,17 @@
 //! Tensor names and shapes (what `nn::pattern_model` trains and the `VarStore` saves):
 //! `codebook.weight [ID_COUNT, dim]`, `variant.weight [VARIANT_COUNT, dim]`, `forbidden [dim]`,
 //! `policy.weight [1, dim]`, `policy.bias [1]`, `value1.weight [VALUE_HIDDEN, dim]`,
-//! `value1.bias [VALUE_HIDDEN]`, `value2.weight [3, VALUE_HIDDEN]`, `value2.bias [3]`.
+//! `value1.bias [VALUE_HIDDEN]`, `value2.weight [3, VALUE_HIDDEN]`, `value2.bias [3]`, and in
+//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`.
 use std::path::Path;
 
 use safetensors::{Dtype, SafeTensors};
 
 use super::codes::ID_COUNT;
-use super::{INPUT_PLANES, MAX_DIM, PATTERN_VERSION, VALUE_HIDDEN, VARIANT_COUNT};
+use super::{
+    has_policy_context, INPUT_PLANES, MAX_DIM, PATTERN_FEATURE_VERSION, PATTERN_VERSION,
+    VALUE_HIDDEN, VARIANT_COUNT,
+};
 use crate::nn::meta::{network_paths, ModelKind, NetworkMeta};
 use crate::nn::NnError;
 
@@ -27,6 +31,8 @@ pub struct PatternWeights {
     pub value1_bias: Vec<f32>,
     pub value2: Vec<f32>,
     pub value2_bias: Vec<f32>,
+    /// `[dim, VALUE_HIDDEN]`, row-major; empty for a version 1 net (no board context).
+    pub policy_context: Vec<f32>,
 }
 
 impl PatternWeights {
@@ -40,12 +46,14 @@ impl PatternWeights {
             ModelKind::Pattern.name(),
             meta.kind.name(),
         )?;
-        meta.expect(&sidecar, "pattern version", PATTERN_VERSION, meta.version)?;
+        if !(1..=PATTERN_VERSION).contains(&meta.version) {
+            meta.expect(&sidecar, "pattern version", PATTERN_VERSION, meta.version)?;
+        }
         meta.expect(&sidecar, "input_planes", INPUT_PLANES, meta.input_planes)?;
         meta.expect(
             &sidecar,
             "feature_version",
-            PATTERN_VERSION,
+            PATTERN_FEATURE_VERSION,
             meta.feature_version,
         )?;
         let dim = meta.channels;
@@ -66,7 +74,8 @@ impl PatternWeights {
             path: weights_path.clone(),
             message: format!("not a safetensors file: {e}"),
         })?;
-        let expected: [(&str, Vec<usize>); 9] = [
+        let context = has_policy_context(meta.version);
+        let mut expected: Vec<(&str, Vec<usize>)> = vec![
             ("codebook.weight", vec![ID_COUNT, dim]),
             ("variant.weight", vec![VARIANT_COUNT, dim]),
             ("forbidden", vec![dim]),
@@ -77,6 +86,9 @@ impl PatternWeights {
             ("value2.weight", vec![3, VALUE_HIDDEN]),
             ("value2.bias", vec![3]),
         ];
+        if context {
+            expected.push(("policy_context.weight", vec![dim, VALUE_HIDDEN]));
+        }
         let names: Vec<String> = file.names().into_iter().cloned().collect();
         let extra: Vec<String> = names
             .iter()
@@ -132,6 +144,7 @@ impl PatternWeights {
             value1_bias: next(),
             value2: next(),
             value2_bias: next(),
+            policy_context: if context { next() } else { Vec::new() },
         })
     }
 
@@ -151,7 +164,7 @@ impl PatternWeights {
                 blocks: 0,
                 channels: dim,
                 input_planes: INPUT_PLANES,
-                feature_version: PATTERN_VERSION,
+                feature_version: PATTERN_FEATURE_VERSION,
                 description: format!("random weights, seed {seed}"),
             },
             dim,
@@ -164,12 +177,14 @@ impl PatternWeights {
             value1_bias: v(VALUE_HIDDEN),
             value2: v(3 * VALUE_HIDDEN),
             value2_bias: v(3),
+            policy_context: v(dim * VALUE_HIDDEN),
         }
     }
 
     /// Heap bytes of the weights.
     pub fn memory_bytes(&self) -> u64 {
-        4 * (self.codebook.len() + self.variant.len() + self.value1.len() + 4 * self.dim) as u64
+        let tables = self.codebook.len() + self.variant.len() + self.value1.len();
+        4 * (tables + self.policy_context.len() + 4 * self.dim) as u64
     }
 
     #[inline]
