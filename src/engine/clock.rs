@@ -24,15 +24,15 @@ pub struct TimeSettings {
 
 /// The time one move may use, from the moment its command arrived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
+pub struct TimeBudget {
     /// Aim to answer by then: the search stops here unless it is already sure.
     pub target: Duration,
     /// Never answer later than this.
     pub hard: Duration,
 }
 
-impl Budget {
-    pub const INSTANT: Budget = Budget {
+impl TimeBudget {
+    pub const INSTANT: TimeBudget = TimeBudget {
         target: Duration::ZERO,
         hard: Duration::ZERO,
     };
@@ -45,10 +45,10 @@ impl Budget {
 impl TimeSettings {
     /// The budget for the next move. `own_time_used` is what our moves of this match took so far,
     /// used only when the manager sends `timeout_match` without `time_left`.
-    pub fn budget(&self, own_time_used: Duration) -> Budget {
+    pub fn budget(&self, own_time_used: Duration) -> TimeBudget {
         let overhead = self.protocol_lag + self.safety_margin;
         let turn_cap: Option<u64> = match self.timeout_turn {
-            0 => return Budget::INSTANT,
+            0 => return TimeBudget::INSTANT,
             t if t < 0 => None,
             t => Some((t as u64).saturating_sub(overhead)),
         };
@@ -81,11 +81,11 @@ impl TimeSettings {
             (h, s) => h.or(s),
         };
         match (target, hard) {
-            (Some(t), Some(h)) => Budget {
+            (Some(t), Some(h)) => TimeBudget {
                 target: Duration::from_millis(t),
                 hard: Duration::from_millis(h),
             },
-            _ => Budget {
+            _ => TimeBudget {
                 target: Duration::MAX,
                 hard: Duration::MAX,
             },
@@ -115,7 +115,10 @@ mod tests {
 
     #[test]
     fn zero_turn_means_instant() {
-        assert_eq!(settings(0, 0, None).budget(Duration::ZERO), Budget::INSTANT);
+        assert_eq!(
+            settings(0, 0, None).budget(Duration::ZERO),
+            TimeBudget::INSTANT
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! A bounded evaluation cache: a fixed-size, direct-mapped table split into lock stripes, keyed
 //! by a 64-bit position key. A slot keeps the policy (over board points) and the WDL; a newer
-//! entry simply replaces whatever shared its slot. Slot buffers are reused, so once warm the
+//! entry simply replaces whatever shared its slot. CacheSlot buffers are reused, so once warm the
 //! cache allocates nothing.
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -9,7 +9,7 @@ use parking_lot::Mutex;
 const STRIPES: usize = 64;
 
 #[derive(Default)]
-struct Slot {
+struct CacheSlot {
     key: u64,
     used: bool,
     wdl: [f32; 3],
@@ -17,7 +17,7 @@ struct Slot {
 }
 
 pub struct EvalCache {
-    stripes: Vec<Mutex<Vec<Slot>>>,
+    stripes: Vec<Mutex<Vec<CacheSlot>>>,
     slots_per_stripe: usize,
     hits: AtomicU64,
     misses: AtomicU64,
@@ -57,7 +57,13 @@ impl EvalCache {
         };
         EvalCache {
             stripes: (0..stripes)
-                .map(|_| Mutex::new((0..slots_per_stripe).map(|_| Slot::default()).collect()))
+                .map(|_| {
+                    Mutex::new(
+                        (0..slots_per_stripe)
+                            .map(|_| CacheSlot::default())
+                            .collect(),
+                    )
+                })
                 .collect(),
             slots_per_stripe,
             hits: AtomicU64::new(0),

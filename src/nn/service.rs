@@ -88,7 +88,7 @@ pub struct ServiceStats {
     pub cache: CacheStats,
 }
 
-struct Request {
+struct EvalRequest {
     features: Vec<f32>,
     policy: Vec<f32>,
     width: usize,
@@ -104,7 +104,7 @@ struct Reply {
 }
 
 enum Message {
-    Evaluate(Request),
+    Evaluate(EvalRequest),
     Shutdown,
 }
 
@@ -223,9 +223,9 @@ struct BatchRunner {
     network: Network,
     receiver: Receiver<Message>,
     shared: Arc<Shared>,
-    batch: Vec<Request>,
+    batch: Vec<EvalRequest>,
     /// A request for another board size, kept for the next batch.
-    deferred: Option<Request>,
+    deferred: Option<EvalRequest>,
     /// `[max_batch, 16, h, w]` f32 on the CPU, for the board size `(w, h)`.
     input: Option<(usize, usize, Tensor)>,
     policy_out: Vec<f32>,
@@ -313,7 +313,7 @@ impl BatchRunner {
                 s.forward_nanos
                     .fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 for (i, r) in self.batch.drain(..).enumerate() {
-                    let Request {
+                    let EvalRequest {
                         features,
                         mut policy,
                         reply,
@@ -378,8 +378,8 @@ impl BatchRunner {
     }
 }
 
-fn fail(r: Request, message: &str) {
-    let Request {
+fn fail(r: EvalRequest, message: &str) {
+    let EvalRequest {
         features,
         policy,
         reply,
@@ -443,7 +443,7 @@ impl EvalClient {
 
         self.features.resize(encoded_len(width, height), 0.0);
         encode_into(src, sym, width, height, &mut self.features);
-        let request = Request {
+        let request = EvalRequest {
             features: std::mem::take(&mut self.features),
             policy: std::mem::take(&mut self.raw_policy),
             width,

@@ -94,15 +94,15 @@ impl Parser {
     /// block's result comes at DONE).
     fn start_line(&mut self, text: &str) -> Option<Parsed> {
         let parsed = match parse_command_line(text) {
-            Step::Done(cmd) => Parsed::Command(cmd),
-            Step::Open(kind) => {
+            LineParse::Done(cmd) => Parsed::Command(cmd),
+            LineParse::Open(kind) => {
                 self.block = Some(Block::new(kind));
                 return None;
             }
-            Step::Unknown => Parsed::Unknown {
+            LineParse::Unknown => Parsed::Unknown {
                 line: text.to_string(),
             },
-            Step::Error(message) => Parsed::Error { message },
+            LineParse::Error(message) => Parsed::Error { message },
         };
         Some(parsed)
     }
@@ -257,18 +257,18 @@ impl Block {
 }
 
 /// The result of parsing a command line.
-enum Step {
+enum LineParse {
     Done(Command),
     Open(BlockKind),
     Unknown,
     Error(String),
 }
 
-impl From<Result<Command, String>> for Step {
-    fn from(r: Result<Command, String>) -> Step {
+impl From<Result<Command, String>> for LineParse {
+    fn from(r: Result<Command, String>) -> LineParse {
         match r {
-            Ok(c) => Step::Done(c),
-            Err(e) => Step::Error(e),
+            Ok(c) => LineParse::Done(c),
+            Err(e) => LineParse::Error(e),
         }
     }
 }
@@ -326,25 +326,25 @@ fn split_word(text: &str) -> (&str, &str) {
     }
 }
 
-fn parse_command_line(text: &str) -> Step {
+fn parse_command_line(text: &str) -> LineParse {
     let (word, args) = split_word(text);
     let word = word.to_ascii_lowercase();
-    let no_args = |cmd: Command| -> Step {
+    let no_args = |cmd: Command| -> LineParse {
         if args.is_empty() {
-            Step::Done(cmd)
+            LineParse::Done(cmd)
         } else {
-            Step::Error(format!(
+            LineParse::Error(format!(
                 "{} takes no arguments, got '{}'",
                 cmd.name(),
                 quote(args)
             ))
         }
     };
-    let open = |kind: BlockKind| -> Step {
+    let open = |kind: BlockKind| -> LineParse {
         if args.is_empty() {
-            Step::Open(kind)
+            LineParse::Open(kind)
         } else {
-            Step::Error(format!(
+            LineParse::Error(format!(
                 "{} takes no arguments, got '{}'",
                 kind.name(),
                 quote(args)
@@ -363,7 +363,7 @@ fn parse_command_line(text: &str) -> Step {
         "yxboard" => open(BlockKind::Board { search: false }),
         "info" => parse_info(args).map(Command::Info).into(),
         // END always ends: a manager that adds junk still wants the brain gone.
-        "end" => Step::Done(Command::End),
+        "end" => LineParse::Done(Command::End),
         "about" => no_args(Command::About),
         "ponder" => parse_ponder(args).into(),
         "stop" | "yxstop" => no_args(Command::Stop),
@@ -372,8 +372,8 @@ fn parse_command_line(text: &str) -> Step {
         "showforbid" => open(BlockKind::ShowForbid),
         "yxshowforbid" => no_args(Command::ShowForbid(None)),
         "balance" => match positive_count("BALANCE", args) {
-            Ok(n) => Step::Open(BlockKind::Balance(n)),
-            Err(e) => Step::Error(e),
+            Ok(n) => LineParse::Open(BlockKind::Balance(n)),
+            Err(e) => LineParse::Error(e),
         },
         "clearhash" | "yxhashclear" => no_args(Command::ClearHash),
         "protocolversion" => no_args(Command::ProtocolVersion),
@@ -399,8 +399,8 @@ fn parse_command_line(text: &str) -> Step {
                 .map(Command::YxSoosorvStep)
                 .into()
         }
-        "done" => Step::Error("DONE without a block".to_string()),
-        _ => Step::Unknown,
+        "done" => LineParse::Error("DONE without a block".to_string()),
+        _ => LineParse::Unknown,
     }
 }
 

@@ -18,7 +18,7 @@ pub(crate) enum Stored {
 }
 
 #[derive(Clone, Copy, Default)]
-struct Slot {
+struct ProofSlot {
     key: u64,
     /// 0 empty, 1 win, 2 fail.
     kind: u8,
@@ -28,7 +28,7 @@ struct Slot {
 }
 
 pub(crate) struct Table {
-    slots: Vec<Slot>,
+    slots: Vec<ProofSlot>,
     /// Bucket mask: buckets are pairs of slots.
     mask: usize,
 }
@@ -38,13 +38,13 @@ impl Table {
     pub(crate) fn new(bits: u32) -> Table {
         let len = 1usize << bits.clamp(1, 30);
         Table {
-            slots: vec![Slot::default(); len],
+            slots: vec![ProofSlot::default(); len],
             mask: (len / 2) - 1,
         }
     }
 
     pub(crate) fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        self.slots.fill(ProofSlot::default());
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -74,13 +74,13 @@ impl Table {
     /// wins are kept over failures, deeper failures over shallower ones.
     pub(crate) fn store(&mut self, key: u64, value: Stored) {
         let slot = match value {
-            Stored::Win { best, depth } => Slot {
+            Stored::Win { best, depth } => ProofSlot {
                 key,
                 kind: 1,
                 depth,
                 best: best.map_or(0, |b| b + 1),
             },
-            Stored::Fail { depth } => Slot {
+            Stored::Fail { depth } => ProofSlot {
                 key,
                 kind: 2,
                 depth,
@@ -88,7 +88,7 @@ impl Table {
             },
         };
         let b = self.bucket(key);
-        let worth = |s: &Slot| match s.kind {
+        let worth = |s: &ProofSlot| match s.kind {
             0 => 0u32,
             1 => 1000,
             _ => 1 + s.depth as u32,

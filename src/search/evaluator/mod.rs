@@ -14,8 +14,8 @@ mod hybrid;
 mod near;
 #[cfg(feature = "torch")]
 mod network;
-mod pattern;
-mod settings;
+mod network_settings;
+mod pattern_net;
 mod wdl;
 
 pub use classical::{ClassicalEvaluator, ClassicalLeaf};
@@ -24,8 +24,8 @@ pub use hybrid::HybridEvaluator;
 pub use near::{threat_of, NearPoint};
 #[cfg(feature = "torch")]
 pub use network::{load_torch_evaluator, service_config, set_cpu_threads, NetworkEvaluator};
-pub use pattern::{PatternEvaluator, PatternLeaf};
-pub use settings::{NetworkSettings, RefineSettings};
+pub use network_settings::{NetworkSettings, RefineSettings};
+pub use pattern_net::{PatternEvaluator, PatternLeaf};
 pub use wdl::Wdl;
 
 /// The evaluator for the network `settings` name: a pattern net runs in plain Rust in every
