@@ -267,8 +267,14 @@ impl Default for SolverCheck {
 }
 
 impl TacticalCheck for SolverCheck {
+    /// A VCF, which starts with a four.
+    fn needs_a_four(&self) -> bool {
+        true
+    }
+
+    /// `Solver::quick` without its five checks, which the search has done.
     fn prove(&self, board: &Board) -> Option<Proof> {
-        let result = self.pooled(|solver| solver.quick(board));
+        let result = self.pooled(|solver| solver.quick_vcf(board));
         match result? {
             ProvenResult::Win { line } => Some(Proof::Win(line.len() as u32)),
             // The opponent's fives cannot all be stopped: they win on their next move.

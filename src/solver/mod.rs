@@ -270,7 +270,12 @@ impl Solver {
                 return Some(ProvenResult::Loss);
             }
         }
-        match self.vcf(board, me, Budget::nodes(self.quick_nodes)) {
+        self.quick_vcf(board)
+    }
+
+    /// The VCF part of [`Solver::quick`] alone, for a caller that has settled the fives.
+    pub fn quick_vcf(&mut self, board: &Board) -> Option<ProvenResult> {
+        match self.vcf(board, board.side_to_move(), Budget::nodes(self.quick_nodes)) {
             Outcome::Win { line } => Some(ProvenResult::Win { line }),
             Outcome::NoWin | Outcome::Unknown => None,
         }

@@ -10,8 +10,16 @@ use std::time::Instant;
 /// A tactical check the search runs on every position it expands.
 pub trait TacticalCheck: Send + Sync {
     /// The proven result of `board` for its side to move, if the check finds one. It is called
-    /// often: keep it cheap (or budgeted), and only answer what is certain.
+    /// often: keep it cheap (or budgeted), and only answer what is certain. The search asks
+    /// after its own move analysis has settled the fives: the side to move has none, and the
+    /// opponent at most one, which the side to move may block.
     fn prove(&self, board: &Board) -> Option<Proof>;
+
+    /// True when `prove` can find nothing unless the side to move can make a four (a forced
+    /// win by fours starts with one): the search then skips it where there is no four point.
+    fn needs_a_four(&self) -> bool {
+        false
+    }
 
     /// When the player who just moved (the side not to move) threatens a forced win by fours, the
     /// only moves worth searching: the board indices that refute it (empty: none does, the

@@ -252,7 +252,18 @@ impl<'t> SearchThread<'t> {
         if proof.is_none() && !is_root {
             // Not at the root: a proof there would say who wins but not with which move; the
             // root is proven through its children instead.
-            proof = s.tactics.and_then(|t| t.prove(&self.board));
+            // Every four point lies within two steps of a stone, so among the near points.
+            let me = self.board.side_to_move();
+            let can_four = || {
+                analysis
+                    .near
+                    .iter()
+                    .any(|n| n.patterns(me).iter().any(|p| p.is_four()))
+            };
+            proof = s
+                .tactics
+                .filter(|t| !t.needs_a_four() || can_four())
+                .and_then(|t| t.prove(&self.board));
             if proof.is_none() && s.params.tree_defence {
                 // The opponent threatens a VCF: only its refutations are worth searching.
                 if let Some(only) = s.tactics.and_then(|t| t.refutations(&self.board)) {
