@@ -10,33 +10,36 @@
 #    rules and sizes mixed, into DATA_ROOT/genGEN;
 # 2. training: a pattern net from PREVIOUS_NET's weights on a window of the last WINDOW
 #    generations (the newest counted twice), STEPS steps, into DATA_ROOT/ckpt-genGEN;
-# 3. gate: the new net against PREVIOUS_NET, GATE_GAMES games at GATE_MS ms a move
-#    (freestyle and renju, 15x15), written to DATA_ROOT/gate-genGEN.txt.
+# 3. gate: the new net against PREVIOUS_NET, GATE_GAMES games at GATE_NODES playouts a move
+#    (freestyle and renju, 15x15; fixed playouts, so the result does not depend on what else
+#    the machine runs), written to DATA_ROOT/gate-genGEN.txt.
 # Promote a net that gains with `pbrain-hoshi promote DATA_ROOT/ckpt-genGEN/ckpt-<step> NAME`.
 #
-# Environment: GAMES (default 3000 per worker), NODES (400), STEPS (4000), WINDOW (3),
-# GATE_GAMES (100), GATE_MS (300), BIN (target/release/pbrain-hoshi).
+# Environment: GAMES (default 2500 per worker), NODES (800), STEPS (4000), LR (7e-4, decaying
+# to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN (target/release/pbrain-hoshi).
+# The defaults are how hoshi-p32-g7 was made (networks/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gen=${1:?generation number}
 previous=${2:?previous network}
 root=${3:-generations}
-games=${GAMES:-3000}
-nodes=${NODES:-400}
+games=${GAMES:-2500}
+nodes=${NODES:-800}
 steps=${STEPS:-4000}
+lr=${LR:-7e-4}
 window=${WINDOW:-3}
-gate_games=${GATE_GAMES:-100}
-gate_ms=${GATE_MS:-300}
+gate_games=${GATE_GAMES:-400}
+gate_nodes=${GATE_NODES:-1600}
 bin=${BIN:-target/release/pbrain-hoshi}
 export RUST_LOG=${RUST_LOG:-info}
 mkdir -p "$root"
 
-rules=freestyle,renju,renju,standard,caro
+rules=freestyle,renju,renju,freestyle,standard,caro
 sizes=15x15,15x15,15x15,20x20,12x12
 echo "generation $gen: self-play with $previous ($games games x 2 workers, $nodes playouts a move)" >&2
 for w in 1 2; do
   "$bin" selfplay --out "$root/gen$gen" --games "$games" --worker "$w" --player "$previous" \
-    --movetime 0 --nodes "$nodes" --rule "$rules" --size "$sizes" --games-per-shard 500 \
+    --movetime 0 --nodes "$nodes" --rule "$rules" --size "$sizes" --games-per-shard 250 \
     --seed "$((gen * 100 + w))" --threads 1 >"$root/selfplay-gen$gen-$w.log" 2>&1 &
 done
 wait
@@ -48,14 +51,12 @@ for ((g = gen - window + 1; g <= gen; g++)); do
 done
 echo "generation $gen: training on ${data[*]}" >&2
 "$bin" train --kind pattern "${data[@]}" --init "$previous" --out "$root/ckpt-gen$gen" \
-  --steps "$steps" --batch 256 --lr 2e-3 --lr-final 1e-4 --log-every 200 \
+  --steps "$steps" --batch 256 --lr "$lr" --lr-final 3e-5 --log-every 200 \
   --checkpoint-every 1000 --torch-threads 2 --resume 2>&1 | tee -a "$root/train-gen$gen.log" >&2
 newest=$(ls "$root/ckpt-gen$gen"/ckpt-*.safetensors | sort | tail -n 1)
 newest=${newest%.safetensors}
 
 echo "generation $gen: gate $newest against $previous" >&2
-: >"$root/gate-gen$gen.txt"
-for rule in freestyle renju; do
-  "$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime "$gate_ms" \
-    --rule "$rule" --size 15x15 --seed "$gen" --jobs 2 | tee -a "$root/gate-gen$gen.txt"
-done
+"$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime 0 \
+  --nodes "$gate_nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs 2 --threads 1 |
+  tee "$root/gate-gen$gen.txt"
