@@ -86,7 +86,7 @@ impl NetworkMeta {
 #[derive(Debug)]
 enum Model {
     Resnet(Box<PolicyValueNet>),
-    Pattern(Box<PatternModel>),
+    Pattern(PatternModel),
 }
 
 /// A policy-value network ready to run: var store, modules and where they live.
@@ -109,11 +109,11 @@ impl Network {
         let vs = VarStore::new(Device::Cpu);
         let model = match arch.kind {
             ModelKind::Resnet => Model::Resnet(Box::new(PolicyValueNet::new(&vs.root(), arch))),
-            ModelKind::Pattern => Model::Pattern(Box::new(PatternModel::new(
+            ModelKind::Pattern => Model::Pattern(PatternModel::new(
                 &vs.root(),
                 arch.channels,
-                meta.version,
-            ))),
+                pattern::has_policy_context(meta.version),
+            )),
         };
         Ok(Network {
             vs,

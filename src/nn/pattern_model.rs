@@ -8,9 +8,7 @@ use tch::{Kind, Tensor};
 
 use super::pattern::codes::{EMPTY_ROW, ID_COUNT};
 use super::pattern::inputs::{CELL_EMPTY, CELL_PLANE, FORBIDDEN_PLANE, VARIANT_PLANE};
-use super::pattern::{
-    has_policy_context, has_value_peak, LEAK, POOL_CELLS, VALUE_HIDDEN, VARIANT_COUNT,
-};
+use super::pattern::{LEAK, POOL_CELLS, VALUE_HIDDEN, VARIANT_COUNT};
 
 /// Policy logit of the points nobody may play (padding, stones).
 const MASKED_LOGIT: f64 = -1e4;
@@ -25,8 +23,6 @@ pub struct PatternModel {
     value2: nn::Linear,
     /// Version 2: the value MLP's hidden layer → a change of the policy weights.
     policy_context: Option<nn::Linear>,
-    /// Version 3: the board's peak features → the value MLP's hidden layer.
-    value_peak: Option<nn::Linear>,
 }
 
 fn leaky(x: &Tensor) -> Tensor {
@@ -34,8 +30,8 @@ fn leaky(x: &Tensor) -> Tensor {
 }
 
 impl PatternModel {
-    /// `version`: the formula (`nn::pattern::PATTERN_VERSION` and older).
-    pub fn new(vs: &nn::Path, dim: usize, version: u32) -> PatternModel {
+    /// `context`: the policy takes the board's context from the value MLP (formula version 2).
+    pub fn new(vs: &nn::Path, dim: usize, context: bool) -> PatternModel {
         let dim = dim as i64;
         let embedding = nn::EmbeddingConfig::default();
         let no_bias = nn::LinearConfig {
@@ -49,10 +45,8 @@ impl PatternModel {
             policy: nn::linear(vs / "policy", dim, 1, Default::default()),
             value1: nn::linear(vs / "value1", dim, VALUE_HIDDEN as i64, Default::default()),
             value2: nn::linear(vs / "value2", VALUE_HIDDEN as i64, 3, Default::default()),
-            policy_context: has_policy_context(version)
+            policy_context: context
                 .then(|| nn::linear(vs / "policy_context", VALUE_HIDDEN as i64, dim, no_bias)),
-            value_peak: has_value_peak(version)
-                .then(|| nn::linear(vs / "value_peak", dim, VALUE_HIDDEN as i64, no_bias)),
         }
     }
 
@@ -82,18 +76,9 @@ impl PatternModel {
             [1, 2].as_slice(),
             false,
             Kind::Float,
-        ) - &empty_features * cells.unsqueeze(-1))
+        ) - empty_features * cells.unsqueeze(-1))
             / POOL_CELLS as f64;
-        let mut context = self.value1.forward(&pooled);
-        if let Some(value_peak) = &self.value_peak {
-            let off_board = on_board.eq(0.0).unsqueeze(-1);
-            let peak = hidden
-                .masked_fill(&off_board, f64::NEG_INFINITY)
-                .amax([1, 2].as_slice(), false)
-                - &empty_features;
-            context += value_peak.forward(&peak);
-        }
-        let context = context.relu();
+        let context = self.value1.forward(&pooled).relu();
         let wdl = self.value2.forward(&context);
         let playable = cell.eq(CELL_EMPTY);
         let logits = match &self.policy_context {
@@ -121,15 +106,17 @@ mod tests {
 
     use crate::game::{Board, Point, Rule};
     use crate::nn::pattern::inputs::encode_board;
-    use crate::nn::pattern::{INPUT_PLANES, PATTERN_VERSION};
+    use crate::nn::pattern::INPUT_PLANES;
     use crate::nn::{Arch, Network, PatternState, PatternWeights};
 
-    /// An older net raised to the newest formula computes what it did: its new weights start
-    /// at 0. The newest net's own extra weights then move what each version says they move.
+    /// A version 1 net raised to version 2 computes what it did: the board context starts at 0.
     #[test]
     fn an_older_net_raised_to_the_new_formula_keeps_its_outputs() {
-        let newest = Network::random(Arch::pattern(8), 3, Device::Cpu).unwrap();
-        assert_eq!(newest.meta().version, PATTERN_VERSION);
+        let v2 = Network::random(Arch::pattern(8), 3, Device::Cpu).unwrap();
+        let v1 = v2.with_pattern_version(1).unwrap();
+        let raised = v1.with_pattern_version(2).unwrap();
+        assert_eq!(v1.meta().version, 1);
+        assert_eq!(raised.meta().version, 2);
         let board = Board::from_moves(
             15,
             15,
@@ -141,25 +128,12 @@ mod tests {
         encode_board(&board, 15, 15, &mut inputs);
         let xs = Tensor::from_slice(&inputs).view([1, INPUT_PLANES as i64, 15, 15]);
         let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
+        let ((p1, v1_wdl), (p2, v2_wdl), (p3, v3_wdl)) =
+            (outputs(&v1), outputs(&raised), outputs(&v2));
         let close = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]) < 1e-5;
-        for old in 1..PATTERN_VERSION {
-            let older = newest.with_pattern_version(old).unwrap();
-            let raised = older.with_pattern_version(PATTERN_VERSION).unwrap();
-            assert_eq!(older.meta().version, old);
-            assert_eq!(raised.meta().version, PATTERN_VERSION);
-            let ((p_old, v_old), (p_raised, v_raised)) = (outputs(&older), outputs(&raised));
-            assert!(
-                close(&p_old, &p_raised) && close(&v_old, &v_raised),
-                "from {old}"
-            );
-        }
-        let (p1, v1) = outputs(&newest.with_pattern_version(1).unwrap());
-        let (p2, v2) = outputs(&newest.with_pattern_version(2).unwrap());
-        let (_, v3) = outputs(&newest);
-        // Version 2's board context moves the policy, not the value; version 3's peak features
-        // move the value.
-        assert!(!close(&p1, &p2) && close(&v1, &v2));
-        assert!(!close(&v2, &v3));
+        assert!(close(&p1, &p2) && close(&v1_wdl, &v2_wdl));
+        // The random context of the version 2 net moves its policy, not its value.
+        assert!(!close(&p1, &p3) && close(&v1_wdl, &v3_wdl));
     }
 
     /// The trainer's libtorch forward pass and the engine's incremental Rust evaluation must be

@@ -11,10 +11,8 @@
 //!
 //! The value pools the board, `pooled = (Σ_cells h − cells · h_empty) / POOL_CELLS` (`h_empty`:
 //! the features of a cell with nothing around it, so extra empty board changes nothing), then a
-//! small MLP gives win, draw and loss logits: `g = relu(value1 · pooled + value_peak · peak + b1)`,
-//! `wdl = value2 · g + b2`, where `peak = max_cells h − h_empty` (version 3: the strongest cell
-//! of each feature, so that one decisive shape, a four or a double threat, is not averaged away
-//! over the board; versions 1 and 2 have no `value_peak`). The policy logit of a cell is `(policy + context · g) · h + b`
+//! small MLP gives win, draw and loss logits: `g = relu(value1 · pooled + b1)`,
+//! `wdl = value2 · g + b2`. The policy logit of a cell is `(policy + context · g) · h + b`
 //! (version 2): the MLP's hidden layer, a summary of the whole board, tunes which cell features
 //! matter, so one line pattern can weigh more when the board calls for defence than when it
 //! calls for attack. Version 1 files have no `context` (the policy is `policy · h + b`). The net is invariant to the board's rotations and reflections by
@@ -35,20 +33,14 @@ pub use weights::PatternWeights;
 use crate::game::{Color, Rule};
 
 /// Version of the formula above, stored in the sidecar as `version`: 1 without the policy's
-/// board context, 2 with it, 3 with the value's peak features too. The engine reads all three;
-/// new nets are version 3.
-pub const PATTERN_VERSION: u32 = 3;
+/// board context, 2 with it. The engine reads both; new nets are version 2.
+pub const PATTERN_VERSION: u32 = 2;
 /// Version of the codebook keys and the training inputs, stored as `feature_version`.
 pub const PATTERN_FEATURE_VERSION: u32 = 1;
 
 /// Whether a net of formula `version` has the policy's board context.
 pub fn has_policy_context(version: u32) -> bool {
     version >= 2
-}
-
-/// Whether a net of formula `version` reads the board's peak features in its value.
-pub fn has_value_peak(version: u32) -> bool {
-    version >= 3
 }
 /// Input planes of a training batch (see [`inputs`]).
 pub const INPUT_PLANES: usize = 7;

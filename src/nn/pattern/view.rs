@@ -24,8 +24,6 @@ pub struct PatternState {
     views: [View; 2],
     acc: Vec<f32>,
     pooled: Vec<f32>,
-    /// Each feature's largest value over the board (version 3 nets).
-    peak: Vec<f32>,
     /// The forbidden points of the last board, and their features (which change with the flag)
     /// one after the other.
     forbidden_cells: Vec<usize>,
@@ -42,7 +40,6 @@ impl PatternState {
             reader: CodeReader::default(),
             acc: vec![0.0; dim],
             pooled: vec![0.0; dim],
-            peak: vec![0.0; dim],
             forbidden_cells: Vec::new(),
             forbidden_hidden: Vec::new(),
             policy_weights: vec![0.0; dim],
@@ -92,14 +89,7 @@ impl PatternState {
             self.forbidden_hidden.extend_from_slice(&self.acc);
         }
         self.pooled.iter_mut().for_each(|p| *p /= POOL_CELLS);
-        if !net.value_peak.is_empty() {
-            view.peak(
-                &self.forbidden_cells,
-                &self.forbidden_hidden,
-                &mut self.peak,
-            );
-        }
-        let (wdl, context) = value_head(net, &self.pooled, &self.peak);
+        let (wdl, context) = value_head(net, &self.pooled);
         let tuned = !net.policy_context.is_empty();
         if tuned {
             let rows = net.policy_context.chunks_exact(VALUE_HIDDEN);
@@ -129,22 +119,14 @@ impl PatternState {
     }
 }
 
-/// The value MLP: pooled (and, in version 3, peak) features → win, draw, loss probabilities,
-/// and its hidden layer (the board's context for the policy).
-fn value_head(
-    net: &PatternWeights,
-    pooled: &[f32],
-    peak: &[f32],
-) -> ([f32; 3], [f32; VALUE_HIDDEN]) {
+/// The value MLP: pooled features → win, draw, loss probabilities, and its hidden layer (the
+/// board's context for the policy).
+fn value_head(net: &PatternWeights, pooled: &[f32]) -> ([f32; 3], [f32; VALUE_HIDDEN]) {
     let dim = net.dim;
     let mut hidden = [0.0f32; VALUE_HIDDEN];
     for (k, h) in hidden.iter_mut().enumerate() {
         let row = &net.value1[k * dim..(k + 1) * dim];
-        let mut sum = dot(row, pooled) + net.value1_bias[k];
-        if !net.value_peak.is_empty() {
-            sum += dot(&net.value_peak[k * dim..(k + 1) * dim], peak);
-        }
-        *h = sum.max(0.0);
+        *h = (dot(row, pooled) + net.value1_bias[k]).max(0.0);
     }
     let mut out = [0.0f32; 3];
     for (c, o) in out.iter_mut().enumerate() {
@@ -185,8 +167,6 @@ struct View {
     geometry: Option<(usize, usize, Rule)>,
     steps: [usize; 4],
     on_board: Vec<bool>,
-    /// The board's cells, in index order.
-    board_cells: Vec<usize>,
     cells: usize,
     /// The stones the features describe, in order, with their colours.
     stones: Vec<(usize, Option<Color>)>,
@@ -209,7 +189,6 @@ impl View {
             geometry: None,
             steps: [0; 4],
             on_board: Vec::new(),
-            board_cells: Vec::new(),
             cells: 0,
             stones: Vec::new(),
             hidden: Vec::new(),
@@ -279,7 +258,6 @@ impl View {
                 self.on_board[board.index(Point::new(x as u8, y as u8))] = true;
             }
         }
-        self.board_cells = (0..len).filter(|&i| self.on_board[i]).collect();
         self.cells = board.width() * board.height();
         self.hidden = vec![0.0; len * dim];
         self.logit = vec![0.0; len];
@@ -312,28 +290,6 @@ impl View {
         self.stones.clear();
         self.stones
             .extend(board.history_idx().iter().map(|&h| (h, board.get_idx(h))));
-    }
-
-    /// Writes each feature's largest value over the board, less the empty cell's, into `peak`;
-    /// the forbidden cells (`forbidden`, their features in `forbidden_hidden`) count with
-    /// their flagged features.
-    fn peak(&self, forbidden: &[usize], forbidden_hidden: &[f32], peak: &mut [f32]) {
-        let dim = peak.len();
-        peak.fill(f32::NEG_INFINITY);
-        let mut fold = |row: &[f32]| {
-            for (p, h) in peak.iter_mut().zip(row) {
-                *p = p.max(*h);
-            }
-        };
-        for &idx in &self.board_cells {
-            if !forbidden.contains(&idx) {
-                fold(&self.hidden[idx * dim..(idx + 1) * dim]);
-            }
-        }
-        forbidden_hidden.chunks_exact(dim).for_each(fold);
-        for (p, e) in peak.iter_mut().zip(&self.empty_features) {
-            *p -= e;
-        }
     }
 
     /// Marks `idx` and the board cells within `SIDE_CELLS` steps of it on its four lines.
@@ -414,41 +370,23 @@ mod tests {
         (logits, wdl)
     }
 
-    /// `net` as formula `version`: the weights that version lacks are dropped.
-    fn as_version(mut net: PatternWeights, version: u32) -> PatternWeights {
-        net.meta.version = version;
-        if !super::super::has_policy_context(version) {
-            net.policy_context.clear();
-        }
-        if !super::super::has_value_peak(version) {
-            net.value_peak.clear();
-        }
+    /// A version 1 net (no board context in the policy).
+    fn without_context(mut net: PatternWeights) -> PatternWeights {
+        net.meta.version = 1;
+        net.policy_context.clear();
         net
     }
 
     #[test]
     fn incremental_updates_match_a_fresh_evaluation_along_a_random_walk() {
-        for version in 1..=super::super::PATTERN_VERSION {
-            let net = PatternWeights::random(16, 3 + version as u64);
-            walk_and_compare(Arc::new(as_version(net, version)));
-        }
-    }
-
-    #[test]
-    fn the_peak_features_change_the_value() {
-        let net = PatternWeights::random(8, 7);
-        let without = Arc::new(as_version(net.clone(), 2));
-        let board = Board::from_moves(15, 15, Rule::Freestyle, &[Point::new(7, 7)]).unwrap();
-        let moves = [board.index(Point::new(8, 8))];
-        let (_, peak_wdl) = fresh_eval(&Arc::new(net), &board, &moves);
-        let (_, plain_wdl) = fresh_eval(&without, &board, &moves);
-        assert!((peak_wdl[0] - plain_wdl[0]).abs() > 1e-4);
+        walk_and_compare(Arc::new(PatternWeights::random(16, 3)));
+        walk_and_compare(Arc::new(without_context(PatternWeights::random(16, 4))));
     }
 
     #[test]
     fn the_board_context_changes_the_policy_but_not_the_value() {
-        let net = as_version(PatternWeights::random(8, 7), 2);
-        let plain = Arc::new(as_version(net.clone(), 1));
+        let net = PatternWeights::random(8, 7);
+        let plain = Arc::new(without_context(net.clone()));
         let board = Board::from_moves(15, 15, Rule::Freestyle, &[Point::new(7, 7)]).unwrap();
         let moves: Vec<usize> = [(8, 8), (3, 3)]
             .map(|(x, y)| board.index(Point::new(x, y)))

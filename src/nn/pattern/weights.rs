@@ -4,16 +4,15 @@
 //! `codebook.weight [ID_COUNT, dim]`, `variant.weight [VARIANT_COUNT, dim]`, `forbidden [dim]`,
 //! `policy.weight [1, dim]`, `policy.bias [1]`, `value1.weight [VALUE_HIDDEN, dim]`,
 //! `value1.bias [VALUE_HIDDEN]`, `value2.weight [3, VALUE_HIDDEN]`, `value2.bias [3]`, and in
-//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`, in version 3 also
-//! `value_peak.weight [VALUE_HIDDEN, dim]`.
+//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`.
 use std::path::Path;
 
 use safetensors::{Dtype, SafeTensors};
 
 use super::codes::ID_COUNT;
 use super::{
-    has_policy_context, has_value_peak, INPUT_PLANES, MAX_DIM, PATTERN_FEATURE_VERSION,
-    PATTERN_VERSION, VALUE_HIDDEN, VARIANT_COUNT,
+    has_policy_context, INPUT_PLANES, MAX_DIM, PATTERN_FEATURE_VERSION, PATTERN_VERSION,
+    VALUE_HIDDEN, VARIANT_COUNT,
 };
 use crate::nn::meta::{network_paths, ModelKind, NetworkMeta};
 use crate::nn::NnError;
@@ -34,8 +33,6 @@ pub struct PatternWeights {
     pub value2_bias: Vec<f32>,
     /// `[dim, VALUE_HIDDEN]`, row-major; empty for a version 1 net (no board context).
     pub policy_context: Vec<f32>,
-    /// `[VALUE_HIDDEN, dim]`, row-major; empty before version 3 (no peak features).
-    pub value_peak: Vec<f32>,
 }
 
 impl PatternWeights {
@@ -91,10 +88,6 @@ impl PatternWeights {
         ];
         if context {
             expected.push(("policy_context.weight", vec![dim, VALUE_HIDDEN]));
-        }
-        let peak = has_value_peak(meta.version);
-        if peak {
-            expected.push(("value_peak.weight", vec![VALUE_HIDDEN, dim]));
         }
         let names: Vec<String> = file.names().into_iter().cloned().collect();
         let extra: Vec<String> = names
@@ -152,7 +145,6 @@ impl PatternWeights {
             value2: next(),
             value2_bias: next(),
             policy_context: if context { next() } else { Vec::new() },
-            value_peak: if peak { next() } else { Vec::new() },
         })
     }
 
@@ -186,15 +178,13 @@ impl PatternWeights {
             value2: v(3 * VALUE_HIDDEN),
             value2_bias: v(3),
             policy_context: v(dim * VALUE_HIDDEN),
-            value_peak: v(VALUE_HIDDEN * dim),
         }
     }
 
     /// Heap bytes of the weights.
     pub fn memory_bytes(&self) -> u64 {
         let tables = self.codebook.len() + self.variant.len() + self.value1.len();
-        let heads = self.policy_context.len() + self.value_peak.len();
-        4 * (tables + heads + 4 * self.dim) as u64
+        4 * (tables + self.policy_context.len() + 4 * self.dim) as u64
     }
 
     #[inline]
