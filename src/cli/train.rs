@@ -48,7 +48,8 @@ pub struct TrainArgs {
     #[arg(long)]
     pub blocks: Option<usize>,
     /// Channels (default 64; a pattern net's features per cell, default 32; a resumed run takes
-    /// its checkpoint's).
+    /// its checkpoint's). More than a pattern --init has: the net is widened, computing what it
+    /// did, and the new features are trained from there.
     #[arg(long)]
     pub channels: Option<usize>,
     /// Seed of the initial weights and of every batch (default 1; a resumed run takes its

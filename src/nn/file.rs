@@ -101,6 +101,9 @@ pub struct Network {
     fused: RefCell<Option<FusedConvs>>,
 }
 
+/// Scale of a widened pattern net's new codebook features against a fresh net's.
+const NEW_FEATURE_SCALE: f64 = 0.1;
+
 impl Network {
     /// Builds the modules on the CPU in f32 (so that random weights do not depend on the device).
     fn build(meta: NetworkMeta) -> Result<Network, NnError> {
@@ -143,6 +146,45 @@ impl Network {
             tch::no_grad(|| match ours.get(&name) {
                 Some(src) => dst.f_copy_(&src.to_kind(Kind::Float).to_device(Device::Cpu)),
                 None => dst.f_zero_().map(|_| ()),
+            })?;
+        }
+        Ok(net)
+    }
+
+    /// This pattern net with `channels` features per cell (no fewer than it has): its own
+    /// weights fill the first features; the new features' codebook rows start small and random
+    /// and every weight that reads them starts at zero, so the net computes what it did and
+    /// training grows the new features from there. The copy lives on the CPU in f32.
+    pub fn widened(&self, channels: usize) -> Result<Network, NnError> {
+        let mut meta = self.meta.clone();
+        if meta.kind != ModelKind::Pattern || channels < meta.channels {
+            return Err(NnError::InvalidArch(format!(
+                "cannot widen a {} net of {} channels to {channels}",
+                meta.kind.name(),
+                meta.channels
+            )));
+        }
+        meta.channels = channels;
+        let net = Network::build(meta)?;
+        let ours: BTreeMap<String, Tensor> = self.vs.variables().into_iter().collect();
+        for (name, var) in net.vs.variables() {
+            let Some(src) = ours.get(&name) else {
+                continue;
+            };
+            let src = src.to_kind(Kind::Float).to_device(Device::Cpu);
+            let mut dst = var.shallow_clone();
+            tch::no_grad(|| -> Result<(), tch::TchError> {
+                if name.starts_with("codebook") {
+                    let _ = dst.f_mul_scalar_(NEW_FEATURE_SCALE)?;
+                } else {
+                    let _ = dst.f_zero_()?;
+                }
+                // The block of `dst` with `src`'s shape, at the start of every axis.
+                let mut block = dst.shallow_clone();
+                for (axis, &len) in src.size().iter().enumerate() {
+                    block = block.f_narrow(axis as i64, 0, len)?;
+                }
+                block.f_copy_(&src)
             })?;
         }
         Ok(net)

@@ -102,7 +102,7 @@ impl PatternModel {
 mod tests {
     use std::sync::Arc;
 
-    use tch::{Device, Tensor};
+    use tch::{Device, Kind, Tensor};
 
     use crate::game::{Board, Point, Rule};
     use crate::nn::pattern::inputs::encode_board;
@@ -134,6 +134,43 @@ mod tests {
         assert!(close(&p1, &p2) && close(&v1_wdl, &v2_wdl));
         // The random context of the version 2 net moves its policy, not its value.
         assert!(!close(&p1, &p3) && close(&v1_wdl, &v3_wdl));
+    }
+
+    /// A widened net computes what it did, and its new features are live (training can grow
+    /// them); a narrower width is refused.
+    #[test]
+    fn a_widened_net_keeps_its_outputs() {
+        let narrow = Network::random(Arch::pattern(8), 4, Device::Cpu).unwrap();
+        let wide = narrow.widened(12).unwrap();
+        assert_eq!(wide.arch(), Arch::pattern(12));
+        assert!(narrow.widened(4).is_err());
+        let board = Board::from_moves(
+            15,
+            15,
+            Rule::Renju,
+            &[Point::new(7, 7), Point::new(8, 8), Point::new(6, 8)],
+        )
+        .unwrap();
+        let mut inputs = vec![0i64; INPUT_PLANES * 15 * 15];
+        encode_board(&board, 15, 15, &mut inputs);
+        let xs = Tensor::from_slice(&inputs).view([1, INPUT_PLANES as i64, 15, 15]);
+        let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
+        let ((p1, v1), (p2, v2)) = (outputs(&narrow), outputs(&wide));
+        let close = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]) < 1e-4;
+        assert!(close(&p1, &p2) && close(&v1, &v2));
+        let codebook = wide
+            .var_store()
+            .variables()
+            .remove("codebook.weight")
+            .unwrap();
+        assert!(
+            codebook
+                .narrow(1, 8, 4)
+                .abs()
+                .sum(Kind::Float)
+                .double_value(&[])
+                > 0.0
+        );
     }
 
     /// The trainer's libtorch forward pass and the engine's incremental Rust evaluation must be

@@ -333,7 +333,20 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
         let net = match &config.init {
             None => Network::random(config.arch, config.seed as i64, config.device)?,
             Some(path) => {
-                let net = Network::load(path, config.device)?;
+                let mut net = Network::load(path, config.device)?;
+                let wider = Arch {
+                    channels: config.arch.channels,
+                    ..net.arch()
+                };
+                if wider == config.arch && config.arch.channels > net.arch().channels {
+                    log::info!(
+                        "train: {} widened from {} to {} features",
+                        path.display(),
+                        net.arch().channels,
+                        config.arch.channels
+                    );
+                    net = net.widened(config.arch.channels)?;
+                }
                 if net.arch() != config.arch {
                     return Err(TrainError::Config(format!(
                         "--init {} is a {} net of {} blocks x {} channels, asked for {} x {}",
