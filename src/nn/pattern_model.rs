@@ -109,6 +109,15 @@ mod tests {
     use crate::nn::pattern::INPUT_PLANES;
     use crate::nn::{Arch, Network, PatternState, PatternWeights};
 
+    /// The training inputs of a 15x15 board with three stones.
+    fn three_stones(rule: Rule) -> Tensor {
+        let moves = [Point::new(7, 7), Point::new(8, 8), Point::new(6, 8)];
+        let board = Board::from_moves(15, 15, rule, &moves).unwrap();
+        let mut inputs = vec![0i64; INPUT_PLANES * 15 * 15];
+        encode_board(&board, 15, 15, &mut inputs);
+        Tensor::from_slice(&inputs).view([1, INPUT_PLANES as i64, 15, 15])
+    }
+
     /// A version 1 net raised to version 2 computes what it did: the board context starts at 0.
     #[test]
     fn an_older_net_raised_to_the_new_formula_keeps_its_outputs() {
@@ -117,16 +126,7 @@ mod tests {
         let raised = v1.with_pattern_version(2).unwrap();
         assert_eq!(v1.meta().version, 1);
         assert_eq!(raised.meta().version, 2);
-        let board = Board::from_moves(
-            15,
-            15,
-            Rule::Freestyle,
-            &[Point::new(7, 7), Point::new(8, 8), Point::new(6, 8)],
-        )
-        .unwrap();
-        let mut inputs = vec![0i64; INPUT_PLANES * 15 * 15];
-        encode_board(&board, 15, 15, &mut inputs);
-        let xs = Tensor::from_slice(&inputs).view([1, INPUT_PLANES as i64, 15, 15]);
+        let xs = three_stones(Rule::Freestyle);
         let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
         let ((p1, v1_wdl), (p2, v2_wdl), (p3, v3_wdl)) =
             (outputs(&v1), outputs(&raised), outputs(&v2));
@@ -144,16 +144,7 @@ mod tests {
         let wide = narrow.widened(12).unwrap();
         assert_eq!(wide.arch(), Arch::pattern(12));
         assert!(narrow.widened(4).is_err());
-        let board = Board::from_moves(
-            15,
-            15,
-            Rule::Renju,
-            &[Point::new(7, 7), Point::new(8, 8), Point::new(6, 8)],
-        )
-        .unwrap();
-        let mut inputs = vec![0i64; INPUT_PLANES * 15 * 15];
-        encode_board(&board, 15, 15, &mut inputs);
-        let xs = Tensor::from_slice(&inputs).view([1, INPUT_PLANES as i64, 15, 15]);
+        let xs = three_stones(Rule::Renju);
         let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
         let ((p1, v1), (p2, v2)) = (outputs(&narrow), outputs(&wide));
         let close = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]) < 1e-4;
