@@ -139,16 +139,7 @@ impl Network {
             )));
         }
         meta.version = version;
-        let net = Network::build(meta)?;
-        let ours: BTreeMap<String, Tensor> = self.vs.variables().into_iter().collect();
-        for (name, var) in net.vs.variables() {
-            let mut dst = var.shallow_clone();
-            tch::no_grad(|| match ours.get(&name) {
-                Some(src) => dst.f_copy_(&src.to_kind(Kind::Float).to_device(Device::Cpu)),
-                None => dst.f_zero_().map(|_| ()),
-            })?;
-        }
-        Ok(net)
+        self.copied_into(Network::build(meta)?)
     }
 
     /// This pattern net with `channels` features per cell (no fewer than it has): its own
@@ -165,13 +156,15 @@ impl Network {
             )));
         }
         meta.channels = channels;
-        let net = Network::build(meta)?;
+        self.copied_into(Network::build(meta)?)
+    }
+
+    /// `net` (freshly built) with this net's weights: each tensor goes to the start of every
+    /// axis of its namesake; the rest of `net` starts at zero, except the codebook's new
+    /// features, which keep a tenth of their random start so that training can grow them.
+    fn copied_into(&self, net: Network) -> Result<Network, NnError> {
         let ours: BTreeMap<String, Tensor> = self.vs.variables().into_iter().collect();
         for (name, var) in net.vs.variables() {
-            let Some(src) = ours.get(&name) else {
-                continue;
-            };
-            let src = src.to_kind(Kind::Float).to_device(Device::Cpu);
             let mut dst = var.shallow_clone();
             tch::no_grad(|| -> Result<(), tch::TchError> {
                 if name.starts_with("codebook") {
@@ -179,7 +172,10 @@ impl Network {
                 } else {
                     let _ = dst.f_zero_()?;
                 }
-                // The block of `dst` with `src`'s shape, at the start of every axis.
+                let Some(src) = ours.get(&name) else {
+                    return Ok(());
+                };
+                let src = src.to_kind(Kind::Float).to_device(Device::Cpu);
                 let mut block = dst.shallow_clone();
                 for (axis, &len) in src.size().iter().enumerate() {
                     block = block.f_narrow(axis as i64, 0, len)?;
