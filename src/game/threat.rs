@@ -99,16 +99,34 @@ impl Board {
         keep: impl Fn(Pattern) -> bool,
         mut f: impl FnMut(usize, usize, Pattern),
     ) {
-        self.for_each_empty(|idx| {
-            for d in 0..4 {
-                if own_stones(self.code(idx, d), color) >= min_own {
-                    let p = self.pattern_idx(idx, color, d);
-                    if keep(p) {
-                        f(idx, d, p);
-                    }
+        self.for_each_empty(|idx| self.scan_point(idx, color, min_own, &keep, |d, p| f(idx, d, p)));
+    }
+
+    /// How many stones of `color` the line through `idx` in direction `dir` holds within five
+    /// steps: a five there needs 4, a four 3, an open three 2 (a free filter before a lookup).
+    #[inline]
+    pub(crate) fn own_on_line(&self, idx: usize, dir: usize, color: Color) -> u32 {
+        own_stones(self.code(idx, dir), color)
+    }
+
+    /// [`Board::scan_patterns`] for the one point `idx`: calls `f(dir, pattern)`.
+    #[inline]
+    pub fn scan_point(
+        &self,
+        idx: usize,
+        color: Color,
+        min_own: u32,
+        keep: impl Fn(Pattern) -> bool,
+        mut f: impl FnMut(usize, Pattern),
+    ) {
+        for d in 0..4 {
+            if own_stones(self.code(idx, d), color) >= min_own {
+                let p = self.pattern_idx(idx, color, d);
+                if keep(p) {
+                    f(d, p);
                 }
             }
-        });
+        }
     }
 
     fn points_where(

@@ -1,7 +1,7 @@
 //! The threat solver inside the search: at the root before the MCTS (a found win is played at
 //! once and reported proven; when the opponent has a four or a VCF, only the moves that refute
 //! it are searched), and at tree nodes through the MCTS's tactical slot (small budgets).
-use super::mcts::{Proof, TacticalCheck};
+use super::mcts::{KnownThreats, Proof, TacticalCheck};
 use super::think::{Eval, ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
 use crate::game::{Board, Color, Point};
 use crate::solver::{Budget, Outcome, ProvenResult, Solver};
@@ -273,8 +273,9 @@ impl TacticalCheck for SolverCheck {
     }
 
     /// `Solver::quick` without its five checks, which the search has done.
-    fn prove(&self, board: &Board) -> Option<Proof> {
-        let result = self.pooled(|solver| solver.quick_vcf(board));
+    fn prove(&self, board: &Board, known: &KnownThreats) -> Option<Proof> {
+        let result =
+            self.pooled(|solver| solver.quick_vcf_from(board, &known.fours, &known.their_fives));
         match result? {
             ProvenResult::Win { line } => Some(Proof::Win(line.len() as u32)),
             // The opponent's fives cannot all be stopped: they win on their next move.

@@ -180,6 +180,10 @@ impl Solver {
         );
         let result = search.solve(mode, budget.max_depth, true, budget.nodes);
         self.nodes = search.meter.nodes();
+        self.outcome(board, result)
+    }
+
+    fn outcome(&self, board: &Board, result: RootResult) -> Outcome {
         match result {
             RootResult::Win(line) => Outcome::Win {
                 line: line.into_iter().map(|i| board.point(i)).collect(),
@@ -275,7 +279,33 @@ impl Solver {
 
     /// The VCF part of [`Solver::quick`] alone, for a caller that has settled the fives.
     pub fn quick_vcf(&mut self, board: &Board) -> Option<ProvenResult> {
-        match self.vcf(board, board.side_to_move(), Budget::nodes(self.quick_nodes)) {
+        let outcome = self.vcf(board, board.side_to_move(), Budget::nodes(self.quick_nodes));
+        Solver::proven(outcome)
+    }
+
+    /// [`Solver::quick_vcf`] for a caller that knows the threats: every four point of the side
+    /// to move (which has no five point) and every five point of the opponent, so the search
+    /// starts without scanning the board.
+    pub fn quick_vcf_from(
+        &mut self,
+        board: &Board,
+        fours: &[usize],
+        their_fives: &[usize],
+    ) -> Option<ProvenResult> {
+        let budget = Budget::nodes(self.quick_nodes);
+        let mut search = ProofSearch::new(
+            sync_scratch(&mut self.scratch, board),
+            &mut self.table,
+            Meter::new(&budget),
+            board.side_to_move(),
+        );
+        let result = search.solve_vcf_from(fours, their_fives, budget.nodes);
+        self.nodes = search.meter.nodes();
+        Solver::proven(self.outcome(board, result))
+    }
+
+    fn proven(outcome: Outcome) -> Option<ProvenResult> {
+        match outcome {
             Outcome::Win { line } => Some(ProvenResult::Win { line }),
             Outcome::NoWin | Outcome::Unknown => None,
         }
@@ -285,7 +315,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rule;
+    use crate::game::{MoveOutcome, Rule};
 
     #[test]
     fn scratch_board_follows_every_board_asked_about() {
@@ -308,6 +338,72 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Middle games of random play near the centre, stopped before anyone has five.
+    fn random_boards(rule: Rule, count: usize, seed: u64) -> Vec<Board> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        (0..count)
+            .map(|_| {
+                let mut b = Board::new(15, 15, rule).unwrap();
+                let stones = rng.gen_range(8..60);
+                for _ in 0..10_000 {
+                    if b.stone_count() >= stones {
+                        break;
+                    }
+                    let p = Point::new(rng.gen_range(2..13), rng.gen_range(2..13));
+                    if b.is_empty(p) && b.outcome_of(p, b.side_to_move()) == MoveOutcome::Ongoing {
+                        b.play(p).unwrap();
+                    }
+                }
+                b
+            })
+            .collect()
+    }
+
+    /// An attacker node updates the candidate threats of the nearest node above it on the lines
+    /// of the new stones; `push_candidates` checks every list against a board scan (in test
+    /// builds).
+    #[test]
+    fn candidates_kept_along_a_search_match_a_board_scan() {
+        let mut solver = Solver::with_table_bits(12);
+        let (mut vcfs, mut vcts) = (0, 0);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            for b in random_boards(rule, 60, 5) {
+                for attacker in [Color::Black, Color::White] {
+                    solver.clear();
+                    vcfs += solver.vcf(&b, attacker, Budget::nodes(5_000)).is_win() as u32;
+                    vcts += solver.vct(&b, attacker, Budget::nodes(2_000)).is_win() as u32;
+                }
+            }
+        }
+        assert!(
+            vcfs > 10,
+            "the positions hold VCFs to walk through ({vcfs})"
+        );
+        assert!(vcts > vcfs, "and more VCTs ({vcts})");
+    }
+
+    #[test]
+    fn a_vcf_from_known_threats_is_the_vcf_from_a_board_scan() {
+        let (mut scanning, mut told) = (Solver::new(), Solver::new());
+        let mut compared = 0;
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            for b in random_boards(rule, 150, 9) {
+                let me = b.side_to_move();
+                if !b.five_points(me).is_empty() {
+                    continue;
+                }
+                let fours = b.four_points(me);
+                let their_fives = b.five_points(me.opponent());
+                let expected = scanning.quick_vcf(&b);
+                assert_eq!(told.quick_vcf_from(&b, &fours, &their_fives), expected);
+                assert_eq!(told.last_nodes(), scanning.last_nodes(), "\n{b}");
+                compared += expected.is_some() as u32;
+            }
+        }
+        assert!(compared > 5, "some of the positions hold VCFs ({compared})");
     }
 
     #[test]

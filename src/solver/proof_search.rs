@@ -18,8 +18,8 @@ use std::cmp::Reverse;
 use super::budget::{Meter, OutOfBudget};
 use super::table::{Stored, Table, EXACT};
 use super::threats::{
-    five_blocks, fives_near, has_win_point_near, is_win_point, legal, put, win_point_region,
-    win_points,
+    five_blocks, fives_near, for_each_on_lines, has_win_point_near, is_win_point, legal, put,
+    win_point_region, win_points,
 };
 use crate::game::{Board, Color, Pattern};
 
@@ -50,6 +50,57 @@ pub(crate) enum RootResult {
 const ATTACK: usize = 0;
 const DEFEND: usize = 1;
 
+/// An attacker node derives its candidate threats from the nearest list above it when at most
+/// this many stones were played since; past that a board scan is about as cheap.
+const CANDIDATES_MAX_NEW_STONES: usize = 4;
+
+/// An attacker's candidate threats (four points; in VCT also three points), with their
+/// move-ordering weights, at an attacker node of the current path. Legality is checked where
+/// they are used: a renju forbidden point can change with stones far away.
+struct Candidates {
+    attacker: Color,
+    mode: Mode,
+    /// The board's stone count at that node.
+    stones: usize,
+    points: Vec<(usize, i32)>,
+}
+
+/// Move-ordering weight of a threat shape.
+fn threat_weight(p: Pattern) -> i32 {
+    match p {
+        Pattern::OpenFour | Pattern::DoubleFour => 5000,
+        Pattern::Four => 1000,
+        Pattern::OpenThree => 30,
+        Pattern::Three => 10,
+        _ => 0,
+    }
+}
+
+/// Which shapes make a candidate threat in `mode`, and the fewest own stones on a line that can
+/// make one (a free filter before the pattern lookup).
+fn threat_shapes(mode: Mode) -> (u32, fn(Pattern) -> bool) {
+    match mode {
+        Mode::Vcf => (3, Pattern::is_four),
+        Mode::Vct => (2, |p| {
+            p.is_four() || matches!(p, Pattern::Three | Pattern::OpenThree)
+        }),
+    }
+}
+
+/// The weight of `idx` as a candidate threat of `attacker` in `mode` (0: not one).
+fn candidate_weight(board: &Board, idx: usize, attacker: Color, mode: Mode) -> i32 {
+    let (min_own, keep) = threat_shapes(mode);
+    let mut weight = 0;
+    board.scan_point(idx, attacker, min_own, keep, |_, p| {
+        weight += threat_weight(p)
+    });
+    weight
+}
+
+fn best_first(points: &mut [(usize, i32)]) {
+    points.sort_unstable_by_key(|&(i, w)| (Reverse(w), i));
+}
+
 pub(crate) struct ProofSearch<'t, 'b> {
     pub(crate) board: &'t mut Board,
     table: &'t mut Table,
@@ -58,6 +109,10 @@ pub(crate) struct ProofSearch<'t, 'b> {
     pub(crate) defender: Color,
     /// Mixed into the board hash, per attacker colour: (mode, node kind) x (rule, size).
     salts: [[u64; 4]; 2],
+    /// The candidate threats of the attacker nodes on the current path, innermost last: a node
+    /// updates the nearest list of its kind on the lines of the stones played since instead of
+    /// scanning the board.
+    candidates: Vec<Candidates>,
 }
 
 fn splitmix(mut z: u64) -> u64 {
@@ -94,6 +149,7 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             attacker,
             defender: attacker.opponent(),
             salts,
+            candidates: Vec::new(),
         }
     }
 
@@ -120,15 +176,56 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         want_line: bool,
         line_nodes: u64,
     ) -> RootResult {
-        let base = self.board.stone_count();
-        let a_fives = self.board.five_points(self.attacker);
+        self.candidates.clear();
+        let (a_fives, d_fives) = match mode {
+            Mode::Vcf => self.vcf_root_scan(),
+            Mode::Vct => (
+                self.board.five_points(self.attacker),
+                self.board.five_points(self.defender),
+            ),
+        };
         if let Some(&f) = a_fives.first() {
             return RootResult::Win(vec![f]);
         }
-        let d_fives = self.board.five_points(self.defender);
+        self.solve_from(&d_fives, mode, max_depth, want_line, line_nodes)
+    }
+
+    /// A VCF from what the caller knows: every four point of the attacker (to move, with no
+    /// five point) and every five point of the defender; the winning line comes with it.
+    pub(crate) fn solve_vcf_from(
+        &mut self,
+        fours: &[usize],
+        d_fives: &[usize],
+        line_nodes: u64,
+    ) -> RootResult {
+        let a = self.attacker;
+        let mut points: Vec<(usize, i32)> = fours
+            .iter()
+            .map(|&q| (q, candidate_weight(self.board, q, a, Mode::Vcf)))
+            .collect();
+        best_first(&mut points);
+        self.candidates.clear();
+        self.candidates.push(Candidates {
+            attacker: a,
+            mode: Mode::Vcf,
+            stones: self.board.stone_count(),
+            points,
+        });
+        self.solve_from(d_fives, Mode::Vcf, 0, true, line_nodes)
+    }
+
+    fn solve_from(
+        &mut self,
+        d_fives: &[usize],
+        mode: Mode,
+        max_depth: u8,
+        want_line: bool,
+        line_nodes: u64,
+    ) -> RootResult {
+        let base = self.board.stone_count();
         let proven = match mode {
-            Mode::Vcf => self.attack(&d_fives, EXACT, Mode::Vcf).map(|r| (r, EXACT)),
-            Mode::Vct => self.deepen(&d_fives, max_depth),
+            Mode::Vcf => self.attack(d_fives, EXACT, Mode::Vcf).map(|r| (r, EXACT)),
+            Mode::Vct => self.deepen(d_fives, max_depth),
         };
         // An aborted search may have left stones behind; take them back.
         while self.board.stone_count() > base {
@@ -144,7 +241,7 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         }
         let mut line = Vec::new();
         let saved = self.meter.allow_line(line_nodes);
-        let built = self.line_attack(&d_fives, depth, mode, &mut line);
+        let built = self.line_attack(d_fives, depth, mode, &mut line);
         self.meter.resume(saved);
         while self.board.stone_count() > base {
             self.board.undo();
@@ -198,7 +295,18 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             }
             _ => {}
         }
+        // The candidate lists this node pushes serve the nodes below it only.
+        let mark = self.candidates.len();
+        let result = self.attack_threats(key, depth, mode);
+        self.candidates.truncate(mark);
+        result
+    }
+
+    /// An attacker node past its table probe: its own VCF first (VCT), then each threat.
+    fn attack_threats(&mut self, key: u64, depth: u8, mode: Mode) -> Result<Res, OutOfBudget> {
         if mode == Mode::Vct {
+            // Four points kept for this node's VCFs and those of the nodes below.
+            self.push_candidates(Mode::Vcf);
             if self.attack(&[], EXACT, Mode::Vcf)? == Res::Win {
                 self.table.store(key, Stored::Win { best: None, depth });
                 return Ok(Res::Win);
@@ -206,30 +314,143 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             if depth == 0 {
                 return Ok(Res::Fail { exact: false });
             }
+            std::mem::swap(&mut self.attacker, &mut self.defender);
+            self.push_candidates(Mode::Vcf);
+            std::mem::swap(&mut self.attacker, &mut self.defender);
         }
         // If the defender has a VCF of its own, a threat that is not a four only counts when it
         // also spoils that VCF.
         let threatened = mode == Mode::Vct && self.opponent_vcf(&[])?;
+        let moves = self.push_candidates(mode);
+        let (result, best) = self.first_winning_threat(&moves, depth, mode, threatened)?;
+        let stored = match result {
+            Res::Win => Stored::Win {
+                best: best.map(|m| m as u16),
+                depth,
+            },
+            Res::Fail { exact } => Stored::Fail {
+                depth: if exact { EXACT } else { depth },
+            },
+        };
+        self.table.store(key, stored);
+        Ok(result)
+    }
+
+    /// Tries the attacker's `moves` in order; a win comes back with its move.
+    fn first_winning_threat(
+        &mut self,
+        moves: &[usize],
+        depth: u8,
+        mode: Mode,
+        threatened: bool,
+    ) -> Result<(Res, Option<usize>), OutOfBudget> {
         let mut exact = true;
-        for m in self.attack_moves(mode, None) {
+        for &m in moves {
             match self.after_attack(m, depth, mode, false, threatened)? {
-                Some((Res::Win, _, _)) => {
-                    self.table.store(
-                        key,
-                        Stored::Win {
-                            best: Some(m as u16),
-                            depth,
-                        },
-                    );
-                    return Ok(Res::Win);
-                }
+                Some((Res::Win, _, _)) => return Ok((Res::Win, Some(m))),
                 Some((Res::Fail { exact: e }, _, _)) => exact &= e,
                 None => {}
             }
         }
-        let depth = if exact { EXACT } else { depth };
-        self.table.store(key, Stored::Fail { depth });
-        Ok(Res::Fail { exact })
+        Ok((Res::Fail { exact }, None))
+    }
+
+    /// One pass over the board for a VCF's root: the attacker's and the defender's five points,
+    /// and the attacker's four points (pushed for the attacker nodes below).
+    fn vcf_root_scan(&mut self) -> (Vec<usize>, Vec<usize>) {
+        let (a, d) = (self.attacker, self.defender);
+        let board = &*self.board;
+        let (mut a_fives, mut d_fives, mut points) = (Vec::new(), Vec::new(), Vec::new());
+        board.for_each_empty(|idx| {
+            let (mut five, mut weight) = (false, 0);
+            let keep = |p: Pattern| p == Pattern::Five || p.is_four();
+            board.scan_point(idx, a, 3, keep, |_, p| match p {
+                Pattern::Five => five = true,
+                _ => weight += threat_weight(p),
+            });
+            if five {
+                a_fives.push(idx);
+            }
+            if weight > 0 {
+                points.push((idx, weight));
+            }
+            let mut theirs = false;
+            board.scan_point(idx, d, 4, |p| p == Pattern::Five, |_, _| theirs = true);
+            if theirs {
+                d_fives.push(idx);
+            }
+        });
+        best_first(&mut points);
+        self.candidates.push(Candidates {
+            attacker: a,
+            mode: Mode::Vcf,
+            stones: board.stone_count(),
+            points,
+        });
+        (a_fives, d_fives)
+    }
+
+    /// The attacker's legal candidate threats in `mode`, best first; pushes the list onto
+    /// `candidates` for the nodes below. A stone changes the patterns of the points within five
+    /// steps on its lines only, so the nearest list of the same kind above is updated there;
+    /// caro (whose five can depend on stones farther along a line) and long gaps scan the board.
+    fn push_candidates(&mut self, mode: Mode) -> Vec<usize> {
+        let a = self.attacker;
+        let board = &*self.board;
+        let now = board.stone_count();
+        let parent = self
+            .candidates
+            .iter()
+            .rev()
+            .find(|c| c.attacker == a && c.mode == mode)
+            .filter(|c| {
+                now >= c.stones
+                    && now - c.stones <= CANDIDATES_MAX_NEW_STONES
+                    && !board.rule().blocked_five_fails()
+            });
+        let points = match parent {
+            Some(parent) => {
+                let mut changed = Vec::with_capacity(96);
+                for &stone in &board.history_idx()[parent.stones..now] {
+                    for_each_on_lines(board, stone, 5, |q, _| {
+                        if board.is_empty_idx(q) {
+                            changed.push(q);
+                        }
+                    });
+                }
+                changed.sort_unstable();
+                changed.dedup();
+                let mut points: Vec<(usize, i32)> = parent
+                    .points
+                    .iter()
+                    .copied()
+                    .filter(|&(q, _)| board.is_empty_idx(q) && changed.binary_search(&q).is_err())
+                    .collect();
+                for q in changed {
+                    let weight = candidate_weight(board, q, a, mode);
+                    if weight > 0 {
+                        points.push((q, weight));
+                    }
+                }
+                best_first(&mut points);
+                points
+            }
+            None => self.scored_attack_moves(mode),
+        };
+        #[cfg(test)]
+        assert_eq!(points, self.scored_attack_moves(mode), "\n{}", self.board);
+        let moves = points
+            .iter()
+            .map(|&(q, _)| q)
+            .filter(|&q| legal(self.board, q, a))
+            .collect();
+        self.candidates.push(Candidates {
+            attacker: a,
+            mode,
+            stones: now,
+            points,
+        });
+        moves
     }
 
     /// Plays the attacker's `m` and, if it threatens something, evaluates the defender's node;
@@ -326,33 +547,34 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
     /// `first`: a move to put in front (a table hint).
     fn attack_moves(&mut self, mode: Mode, first: Option<usize>) -> Vec<usize> {
         let a = self.attacker;
-        let vct = mode == Mode::Vct;
-        let weight = |p: Pattern| match p {
-            Pattern::OpenFour | Pattern::DoubleFour => 5000,
-            Pattern::Four => 1000,
-            Pattern::OpenThree => 30,
-            Pattern::Three => 10,
-            _ => 0,
-        };
-        let mut scored: Vec<(usize, i32)> = Vec::new();
-        self.board.scan_patterns(
-            a,
-            if vct { 2 } else { 3 },
-            |p| p.is_four() || (vct && matches!(p, Pattern::Three | Pattern::OpenThree)),
-            |idx, _, p| match scored.last_mut() {
-                Some((i, s)) if *i == idx => *s += weight(p),
-                _ => scored.push((idx, weight(p))),
-            },
-        );
-        scored.retain(|&(i, _)| legal(self.board, i, a));
-        scored.sort_by_key(|&(i, s)| (Reverse(s), i));
-        let mut moves: Vec<usize> = scored.into_iter().map(|(i, _)| i).collect();
+        let mut moves: Vec<usize> = self
+            .scored_attack_moves(mode)
+            .into_iter()
+            .map(|(i, _)| i)
+            .filter(|&i| legal(self.board, i, a))
+            .collect();
         if let Some(f) = first {
             if let Some(pos) = moves.iter().position(|&m| m == f) {
                 moves[..=pos].rotate_right(1);
             }
         }
         moves
+    }
+
+    /// The attacker's candidate threats by a board scan, with their weights, best first (legal
+    /// or not).
+    fn scored_attack_moves(&self, mode: Mode) -> Vec<(usize, i32)> {
+        let (min_own, keep) = threat_shapes(mode);
+        let mut scored: Vec<(usize, i32)> = Vec::new();
+        self.board
+            .scan_patterns(self.attacker, min_own, keep, |idx, _, p| {
+                match scored.last_mut() {
+                    Some((i, s)) if *i == idx => *s += threat_weight(p),
+                    _ => scored.push((idx, threat_weight(p))),
+                }
+            });
+        best_first(&mut scored);
+        scored
     }
 
     /// Defender moves against the attacker's winning points `wins`: stones that spoil all of them,

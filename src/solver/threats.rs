@@ -55,7 +55,10 @@ fn push_unique(out: &mut Vec<usize>, idx: usize) {
 pub(crate) fn fives_near(board: &Board, idx: usize, color: Color) -> Vec<usize> {
     let mut out = Vec::new();
     for_each_on_lines(board, idx, 4, |q, d| {
-        if board.is_empty_idx(q) && board.pattern_idx(q, color, d) == Pattern::Five {
+        if board.is_empty_idx(q)
+            && board.own_on_line(q, d, color) >= 4
+            && board.pattern_idx(q, color, d) == Pattern::Five
+        {
             push_unique(&mut out, q);
         }
     });
@@ -156,7 +159,10 @@ pub(crate) fn has_win_point_near(board: &mut Board, idx: usize, color: Color) ->
     // A new winning point makes a four on the line it shares with `idx`.
     let mut cells = Vec::with_capacity(32);
     for_each_on_lines(board, idx, 4, |q, d| {
-        if board.is_empty_idx(q) && board.pattern_idx(q, color, d).is_four() {
+        if board.is_empty_idx(q)
+            && board.own_on_line(q, d, color) >= 3
+            && board.pattern_idx(q, color, d).is_four()
+        {
             cells.push(q);
         }
     });

@@ -23,7 +23,7 @@ mod verify;
 pub use movegen::{Analysis, MoveGen};
 pub use node::{Proof, MAX_ESTIMATE_WEIGHT};
 pub use params::{MctsParams, RootNoise};
-pub use tactics::TacticalCheck;
+pub use tactics::{KnownThreats, TacticalCheck};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -3,17 +3,45 @@
 //! or lost, and the proof then propagates up the tree like any terminal result (the root itself
 //! is proven through its children, so that the search knows the move that wins).
 use super::node::Proof;
-use crate::game::Board;
+use crate::game::{Board, Color, Pattern};
+use crate::search::evaluator::NearPoint;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+/// What the search's move analysis found in a position, handed to the check so that it need
+/// not scan the board again: every four point of the side to move and every five point of the
+/// opponent (legal or not).
+#[derive(Default, Debug)]
+pub struct KnownThreats {
+    pub fours: Vec<usize>,
+    pub their_fives: Vec<usize>,
+}
+
+impl KnownThreats {
+    /// Reads them from the empty points within two steps of the stones, where every four and
+    /// five point lies.
+    pub fn read(&mut self, near: &[NearPoint], me: Color) {
+        self.fours.clear();
+        self.their_fives.clear();
+        for n in near {
+            if n.patterns(me).iter().any(|p| p.is_four()) {
+                self.fours.push(n.idx);
+            }
+            if n.patterns(me.opponent()).contains(&Pattern::Five) {
+                self.their_fives.push(n.idx);
+            }
+        }
+    }
+}
 
 /// A tactical check the search runs on every position it expands.
 pub trait TacticalCheck: Send + Sync {
     /// The proven result of `board` for its side to move, if the check finds one. It is called
     /// often: keep it cheap (or budgeted), and only answer what is certain. The search asks
     /// after its own move analysis has settled the fives: the side to move has none, and the
-    /// opponent at most one, which the side to move may block.
-    fn prove(&self, board: &Board) -> Option<Proof>;
+    /// opponent at most one, which the side to move may block; `known` holds what that
+    /// analysis found.
+    fn prove(&self, board: &Board, known: &KnownThreats) -> Option<Proof>;
 
     /// True when `prove` can find nothing unless the side to move can make a four (a forced
     /// win by fours starts with one): the search then skips it where there is no four point.
@@ -47,7 +75,7 @@ impl<F> TacticalCheck for F
 where
     F: Fn(&Board) -> Option<Proof> + Send + Sync,
 {
-    fn prove(&self, board: &Board) -> Option<Proof> {
+    fn prove(&self, board: &Board, _known: &KnownThreats) -> Option<Proof> {
         self(board)
     }
 }

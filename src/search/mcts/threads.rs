@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::movegen::{Analysis, MoveGen};
 use super::node::{edges_bytes, Edge, Expansion, MemoryBudget, Node, Proof};
 use super::params::MctsParams;
-use super::tactics::TacticalCheck;
+use super::tactics::{KnownThreats, TacticalCheck};
 use super::tree::Tree;
 use crate::game::Board;
 use crate::search::evaluator::{Leaf, LeafEvaluator, Refinement, Wdl};
@@ -113,6 +113,8 @@ pub(crate) struct SearchThread<'t> {
     analysis: Analysis,
     /// A refined node's moves.
     moves: Vec<usize>,
+    /// The threats of the position being expanded, for the tactical check.
+    known: KnownThreats,
 }
 
 impl<'t> SearchThread<'t> {
@@ -125,6 +127,7 @@ impl<'t> SearchThread<'t> {
             priors: Vec::with_capacity(64),
             analysis: Analysis::default(),
             moves: Vec::new(),
+            known: KnownThreats::default(),
         }
     }
 
@@ -252,18 +255,12 @@ impl<'t> SearchThread<'t> {
         if proof.is_none() && !is_root {
             // Not at the root: a proof there would say who wins but not with which move; the
             // root is proven through its children instead.
-            // Every four point lies within two steps of a stone, so among the near points.
-            let me = self.board.side_to_move();
-            let can_four = || {
-                analysis
-                    .near
-                    .iter()
-                    .any(|n| n.patterns(me).iter().any(|p| p.is_four()))
-            };
+            let known = &mut self.known;
+            known.read(&analysis.near, self.board.side_to_move());
             proof = s
                 .tactics
-                .filter(|t| !t.needs_a_four() || can_four())
-                .and_then(|t| t.prove(&self.board));
+                .filter(|t| !t.needs_a_four() || !known.fours.is_empty())
+                .and_then(|t| t.prove(&self.board, known));
             if proof.is_none() && s.params.tree_defence {
                 // The opponent threatens a VCF: only its refutations are worth searching.
                 if let Some(only) = s.tactics.and_then(|t| t.refutations(&self.board)) {

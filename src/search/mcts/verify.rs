@@ -66,7 +66,7 @@ impl Verifier {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{MctsParams, MctsThinker, Proof, TacticalCheck};
+    use super::super::{KnownThreats, MctsParams, MctsThinker, Proof, TacticalCheck};
     use crate::game::{Board, Point, Rule};
     use crate::search::{Limits, ThinkRequest, Thinker};
     use parking_lot::Mutex;
@@ -82,7 +82,7 @@ mod tests {
     }
 
     impl TacticalCheck for Oracle {
-        fn prove(&self, _board: &Board) -> Option<Proof> {
+        fn prove(&self, _board: &Board, _known: &KnownThreats) -> Option<Proof> {
             None
         }
 
