@@ -18,6 +18,7 @@ use crate::search::evaluator::{
 };
 use crate::search::mcts::{MctsThinker, MoveGen};
 use crate::search::one_ply::best_move;
+use crate::search::solving::SolverCheck;
 use crate::search::{Limits, ThinkRequest, Thinker};
 use crate::setup::{classical_mcts, mcts_params};
 use std::sync::Arc;
@@ -117,6 +118,8 @@ pub struct PatternRates {
     pub fresh_evals_per_second: f64,
     /// (threads, playouts per second) of the MCTS with the pattern net at every leaf.
     pub search: Vec<(usize, f64)>,
+    /// The same with the threat solver's probe at every expanded node, as the engine plays.
+    pub search_with_probe: Vec<(usize, f64)>,
 }
 
 /// How to (re)build the measured network: the configured one, else a random 6x64.
@@ -206,6 +209,7 @@ pub fn measure(config: &Config, seconds: f64, size: usize) -> Result<BenchReport
             classical_walk_evals_per_second: 0.0,
             fresh_evals_per_second: 0.0,
             search: Vec::new(),
+            search_with_probe: Vec::new(),
         },
     };
     let positions = bench_positions();
@@ -293,21 +297,22 @@ fn measure_pattern(config: &Config, seconds: f64, positions: &[Board]) -> Patter
     }
     let n = positions.len() as f64;
     let mut thinker = MctsThinker::new(mcts_params(config), Arc::new(evaluator));
-    let search = SEARCH_THREADS
-        .iter()
-        .map(|&t| {
-            (
-                t,
-                playouts_per_second(&mut thinker, positions, t, per_position),
-            )
-        })
-        .collect();
+    let rates = |thinker: &mut MctsThinker| {
+        SEARCH_THREADS
+            .iter()
+            .map(|&t| (t, playouts_per_second(thinker, positions, t, per_position)))
+            .collect()
+    };
+    let search = rates(&mut thinker);
+    thinker.set_tactical_check(Some(Arc::new(SolverCheck::new())));
+    let search_with_probe = rates(&mut thinker);
     PatternRates {
         network,
         walk_evals_per_second: walk / n,
         classical_walk_evals_per_second: classical_walk / n,
         fresh_evals_per_second: fresh / n,
         search,
+        search_with_probe,
     }
 }
 
@@ -522,6 +527,13 @@ impl fmt::Display for BenchReport {
         )?;
         writeln!(f, "search with the pattern net at every leaf:")?;
         for (threads, rate) in &p.search {
+            writeln!(f, "  {threads} thread(s): {rate:>10.0} playouts/s")?;
+        }
+        writeln!(
+            f,
+            "the same with the solver's VCF probe at every expanded node (as the engine plays):"
+        )?;
+        for (threads, rate) in &p.search_with_probe {
             writeln!(f, "  {threads} thread(s): {rate:>10.0} playouts/s")?;
         }
         Ok(())

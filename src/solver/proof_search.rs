@@ -323,6 +323,12 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         let threatened = mode == Mode::Vct && self.opponent_vcf(&[])?;
         let moves = self.push_candidates(mode);
         let (result, best) = self.first_winning_threat(&moves, depth, mode, threatened)?;
+        self.remember(key, result, best, depth);
+        Ok(result)
+    }
+
+    /// Stores a node's value: a failure no depth limit cut short holds at every depth.
+    fn remember(&mut self, key: u64, result: Res, best: Option<usize>, depth: u8) {
         let stored = match result {
             Res::Win => Stored::Win {
                 best: best.map(|m| m as u16),
@@ -333,7 +339,6 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             },
         };
         self.table.store(key, stored);
-        Ok(result)
     }
 
     /// Tries the attacker's `moves` in order; a win comes back with its move.
@@ -514,13 +519,7 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         }
         let moves = self.defence_moves(&wins);
         let result = self.every_defence_loses(&moves, depth, mode)?;
-        let stored = match result {
-            Res::Win => Stored::Win { best: None, depth },
-            Res::Fail { exact } => Stored::Fail {
-                depth: if exact { EXACT } else { depth },
-            },
-        };
-        self.table.store(key, stored);
+        self.remember(key, result, None, depth);
         Ok(result)
     }
 
