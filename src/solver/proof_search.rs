@@ -308,7 +308,7 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             // Four points kept for this node's VCFs and those of the nodes below.
             self.push_candidates(Mode::Vcf);
             if self.attack(&[], EXACT, Mode::Vcf)? == Res::Win {
-                self.table.store(key, Stored::Win { best: None, depth });
+                self.remember(key, Res::Win, None, depth);
                 return Ok(Res::Win);
             }
             if depth == 0 {
