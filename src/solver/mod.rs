@@ -172,18 +172,27 @@ impl Solver {
     }
 
     fn solve(&mut self, board: &Board, attacker: Color, budget: Budget, mode: Mode) -> Outcome {
-        let mut search = ProofSearch::new(
+        self.run(board, attacker, budget, |search| {
+            search.solve(mode, budget.max_depth, true, budget.nodes)
+        })
+    }
+
+    /// Runs `search` on the scratch copy of `board` within `budget`; counts its nodes.
+    fn run(
+        &mut self,
+        board: &Board,
+        attacker: Color,
+        budget: Budget,
+        search: impl FnOnce(&mut ProofSearch) -> RootResult,
+    ) -> Outcome {
+        let mut proof_search = ProofSearch::new(
             sync_scratch(&mut self.scratch, board),
             &mut self.table,
             Meter::new(&budget),
             attacker,
         );
-        let result = search.solve(mode, budget.max_depth, true, budget.nodes);
-        self.nodes = search.meter.nodes();
-        self.outcome(board, result)
-    }
-
-    fn outcome(&self, board: &Board, result: RootResult) -> Outcome {
+        let result = search(&mut proof_search);
+        self.nodes = proof_search.meter.nodes();
         match result {
             RootResult::Win(line) => Outcome::Win {
                 line: line.into_iter().map(|i| board.point(i)).collect(),
@@ -293,15 +302,10 @@ impl Solver {
         their_fives: &[usize],
     ) -> Option<ProvenResult> {
         let budget = Budget::nodes(self.quick_nodes);
-        let mut search = ProofSearch::new(
-            sync_scratch(&mut self.scratch, board),
-            &mut self.table,
-            Meter::new(&budget),
-            board.side_to_move(),
-        );
-        let result = search.solve_vcf_from(fours, their_fives, budget.nodes);
-        self.nodes = search.meter.nodes();
-        Solver::proven(self.outcome(board, result))
+        let outcome = self.run(board, board.side_to_move(), budget, |search| {
+            search.solve_vcf_from(fours, their_fives, budget.nodes)
+        });
+        Solver::proven(outcome)
     }
 
     fn proven(outcome: Outcome) -> Option<ProvenResult> {

@@ -160,10 +160,16 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
     /// Whether the defender, moving now, wins by continuous fours (the attacker's five points are
     /// `a_fives`). Runs the VCF with the roles swapped, on the same table.
     fn opponent_vcf(&mut self, a_fives: &[usize]) -> Result<bool, OutOfBudget> {
-        std::mem::swap(&mut self.attacker, &mut self.defender);
-        let result = self.attack(a_fives, EXACT, Mode::Vcf);
-        std::mem::swap(&mut self.attacker, &mut self.defender);
+        let result = self.with_roles_swapped(|s| s.attack(a_fives, EXACT, Mode::Vcf));
         Ok(result? == Res::Win)
+    }
+
+    /// Runs `f` with the attacker and the defender swapped.
+    fn with_roles_swapped<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        std::mem::swap(&mut self.attacker, &mut self.defender);
+        let result = f(self);
+        std::mem::swap(&mut self.attacker, &mut self.defender);
+        result
     }
 
     /// Solves from the current board with the attacker to move. `want_line`: rebuild the winning
@@ -199,19 +205,24 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         line_nodes: u64,
     ) -> RootResult {
         let a = self.attacker;
-        let mut points: Vec<(usize, i32)> = fours
+        let points = fours
             .iter()
             .map(|&q| (q, candidate_weight(self.board, q, a, Mode::Vcf)))
             .collect();
-        best_first(&mut points);
         self.candidates.clear();
+        self.push_root_fours(points);
+        self.solve_from(d_fives, Mode::Vcf, 0, true, line_nodes)
+    }
+
+    /// Pushes the attacker's four points at a VCF's root for the attacker nodes below.
+    fn push_root_fours(&mut self, mut points: Vec<(usize, i32)>) {
+        best_first(&mut points);
         self.candidates.push(Candidates {
-            attacker: a,
+            attacker: self.attacker,
             mode: Mode::Vcf,
             stones: self.board.stone_count(),
             points,
         });
-        self.solve_from(d_fives, Mode::Vcf, 0, true, line_nodes)
     }
 
     fn solve_from(
@@ -314,9 +325,7 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             if depth == 0 {
                 return Ok(Res::Fail { exact: false });
             }
-            std::mem::swap(&mut self.attacker, &mut self.defender);
-            self.push_candidates(Mode::Vcf);
-            std::mem::swap(&mut self.attacker, &mut self.defender);
+            self.with_roles_swapped(|s| s.push_candidates(Mode::Vcf));
         }
         // If the defender has a VCF of its own, a threat that is not a four only counts when it
         // also spoils that VCF.
@@ -385,13 +394,7 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
                 d_fives.push(idx);
             }
         });
-        best_first(&mut points);
-        self.candidates.push(Candidates {
-            attacker: a,
-            mode: Mode::Vcf,
-            stones: board.stone_count(),
-            points,
-        });
+        self.push_root_fours(points);
         (a_fives, d_fives)
     }
 
