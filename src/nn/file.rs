@@ -112,9 +112,11 @@ impl Network {
         let vs = VarStore::new(Device::Cpu);
         let model = match arch.kind {
             ModelKind::Resnet => Model::Resnet(Box::new(PolicyValueNet::new(&vs.root(), arch))),
-            ModelKind::Pattern => {
-                Model::Pattern(PatternModel::new(&vs.root(), arch.channels, meta.version))
-            }
+            ModelKind::Pattern => Model::Pattern(PatternModel::new(
+                &vs.root(),
+                arch.channels,
+                pattern::has_policy_context(meta.version),
+            )),
         };
         Ok(Network {
             vs,

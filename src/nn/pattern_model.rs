@@ -8,9 +8,7 @@ use tch::{Kind, Tensor};
 
 use super::pattern::codes::{EMPTY_ROW, ID_COUNT};
 use super::pattern::inputs::{CELL_EMPTY, CELL_PLANE, FORBIDDEN_PLANE, VARIANT_PLANE};
-use super::pattern::{
-    has_neighbour_mix, has_policy_context, LEAK, MIX_TAPS, POOL_CELLS, VALUE_HIDDEN, VARIANT_COUNT,
-};
+use super::pattern::{LEAK, POOL_CELLS, VALUE_HIDDEN, VARIANT_COUNT};
 
 /// Policy logit of the points nobody may play (padding, stones).
 const MASKED_LOGIT: f64 = -1e4;
@@ -25,9 +23,6 @@ pub struct PatternModel {
     value2: nn::Linear,
     /// Version 2: the value MLP's hidden layer → a change of the policy weights.
     policy_context: Option<nn::Linear>,
-    /// Version 3: `[3, dim]`, how much of its own, its four orthogonal and its four diagonal
-    /// neighbours' activated features a cell adds before its second activation.
-    mix: Option<Tensor>,
 }
 
 fn leaky(x: &Tensor) -> Tensor {
@@ -35,9 +30,8 @@ fn leaky(x: &Tensor) -> Tensor {
 }
 
 impl PatternModel {
-    /// `version`: the formula (see `nn::pattern`): from 2 the policy takes the board's context
-    /// from the value MLP, from 3 each cell reads its neighbours.
-    pub fn new(vs: &nn::Path, dim: usize, version: u32) -> PatternModel {
+    /// `context`: the policy takes the board's context from the value MLP (formula version 2).
+    pub fn new(vs: &nn::Path, dim: usize, context: bool) -> PatternModel {
         let dim = dim as i64;
         let embedding = nn::EmbeddingConfig::default();
         let no_bias = nn::LinearConfig {
@@ -51,9 +45,8 @@ impl PatternModel {
             policy: nn::linear(vs / "policy", dim, 1, Default::default()),
             value1: nn::linear(vs / "value1", dim, VALUE_HIDDEN as i64, Default::default()),
             value2: nn::linear(vs / "value2", VALUE_HIDDEN as i64, 3, Default::default()),
-            policy_context: has_policy_context(version)
+            policy_context: context
                 .then(|| nn::linear(vs / "policy_context", VALUE_HIDDEN as i64, dim, no_bias)),
-            mix: has_neighbour_mix(version).then(|| vs.zeros("mix", &[MIX_TAPS as i64, dim])),
         }
     }
 
@@ -73,34 +66,12 @@ impl PatternModel {
             .to_kind(Kind::Float)
             .unsqueeze(-1)
             * &self.forbidden;
-        let pre = rows + variant.view([b, 1, 1, -1]) + forbidden;
+        let hidden = leaky(&(rows + variant.view([b, 1, 1, -1]) + forbidden));
         let cell = xs.select(1, CELL_PLANE as i64);
         let on_board = cell.gt(0).to_kind(Kind::Float);
         let cells = on_board.sum_dim_intlist([1, 2].as_slice(), false, Kind::Float);
         let empty_row = self.codebook.ws.get(EMPTY_ROW as i64);
-        let empty_pre = &variant + empty_row * 4.0;
-        let (hidden, empty_features) = match &self.mix {
-            None => (leaky(&pre), leaky(&empty_pre)),
-            Some(mix) => {
-                // Off-board cells (padding of a smaller board) read as zero.
-                let first = leaky(&pre) * on_board.unsqueeze(-1);
-                let mixed = first
-                    .permute([0, 3, 1, 2])
-                    .conv2d(
-                        &mix_kernel(mix),
-                        None::<Tensor>,
-                        [1, 1],
-                        [1, 1],
-                        [1, 1],
-                        mix.size()[1],
-                    )
-                    .permute([0, 2, 3, 1]);
-                // A cell with nothing around it: its eight neighbours look as it does.
-                let taps = mix.get(0) + mix.get(1) * 4.0 + mix.get(2) * 4.0;
-                let empty = leaky(&(&empty_pre + taps * leaky(&empty_pre)));
-                (leaky(&(pre + mixed)), empty)
-            }
-        };
+        let empty_features = leaky(&(&variant + empty_row * 4.0));
         let pooled = ((&hidden * on_board.unsqueeze(-1)).sum_dim_intlist(
             [1, 2].as_slice(),
             false,
@@ -127,22 +98,6 @@ impl PatternModel {
     }
 }
 
-/// The depthwise 3x3 kernel `[dim, 1, 3, 3]` of the neighbour weights: one weight per channel
-/// for the centre, the orthogonal and the diagonal neighbours, so the net stays invariant to
-/// the board's rotations and reflections.
-fn mix_kernel(mix: &Tensor) -> Tensor {
-    let masks: [[f32; 9]; 3] = [
-        [0., 0., 0., 0., 1., 0., 0., 0., 0.],
-        [0., 1., 0., 1., 0., 1., 0., 1., 0.],
-        [1., 0., 1., 0., 0., 0., 1., 0., 1.],
-    ];
-    let masks = Tensor::from_slice(masks.as_flattened())
-        .view([3, 9])
-        .to_device(mix.device());
-    // [dim, 3] x [3, 9] -> [dim, 9]
-    mix.transpose(0, 1).matmul(&masks).view([-1, 1, 3, 3])
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -163,17 +118,10 @@ mod tests {
         Tensor::from_slice(&inputs).view([1, INPUT_PLANES as i64, 15, 15])
     }
 
-    /// A version 1 net raised to version 2 computes what it did: the board context starts at 0;
-    /// and so does a version 2 net raised to version 3 (the neighbour mix starts at 0).
+    /// A version 1 net raised to version 2 computes what it did: the board context starts at 0.
     #[test]
     fn an_older_net_raised_to_the_new_formula_keeps_its_outputs() {
-        let v3 = Network::random(Arch::pattern(8), 3, Device::Cpu).unwrap();
-        let v2 = v3.with_pattern_version(2).unwrap();
-        let xs = three_stones(Rule::Renju);
-        let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
-        let ((p2, w2), (p3, w3)) = (outputs(&v2), outputs(&v2.with_pattern_version(3).unwrap()));
-        let close = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]) < 1e-5;
-        assert!(close(&p2, &p3) && close(&w2, &w3));
+        let v2 = Network::random(Arch::pattern(8), 3, Device::Cpu).unwrap();
         let v1 = v2.with_pattern_version(1).unwrap();
         let raised = v1.with_pattern_version(2).unwrap();
         assert_eq!(v1.meta().version, 1);
@@ -224,19 +172,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("net");
         let net = Network::random(Arch::pattern(8), 7, Device::Cpu).unwrap();
-        // Random weights leave the forbidden row and the neighbour mix at 0: give them
-        // something to do.
+        // Random weights leave the forbidden row at 0: give it something to do.
         tch::no_grad(|| {
             for (name, mut var) in net.var_store().variables() {
                 if name == "forbidden" {
                     var.copy_(&Tensor::from_slice(&[
                         0.5f32, -1.0, 2.0, 0.0, 1.0, -0.5, 0.25, 3.0,
                     ]));
-                }
-                if name == "mix" {
-                    let taps: Vec<f32> =
-                        (0..24).map(|k| ((k * 7 % 11) as f32 - 5.0) / 8.0).collect();
-                    var.copy_(&Tensor::from_slice(&taps).view([3, 8]));
                 }
             }
         });

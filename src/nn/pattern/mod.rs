@@ -34,7 +34,7 @@ use crate::game::{Color, Rule};
 
 /// Version of the formula above, stored in the sidecar as `version`: 1 without the policy's
 /// board context, 2 with it. The engine reads both; new nets are version 2.
-pub const PATTERN_VERSION: u32 = 3;
+pub const PATTERN_VERSION: u32 = 2;
 /// Version of the codebook keys and the training inputs, stored as `feature_version`.
 pub const PATTERN_FEATURE_VERSION: u32 = 1;
 
@@ -42,13 +42,6 @@ pub const PATTERN_FEATURE_VERSION: u32 = 1;
 pub fn has_policy_context(version: u32) -> bool {
     version >= 2
 }
-/// Whether a net of formula `version` mixes each cell's features with its neighbours'.
-pub fn has_neighbour_mix(version: u32) -> bool {
-    version >= 3
-}
-/// The neighbour weights of version 3: the cell itself, its orthogonal and its diagonal
-/// neighbours.
-pub const MIX_TAPS: usize = 3;
 /// Input planes of a training batch (see [`inputs`]).
 pub const INPUT_PLANES: usize = 7;
 /// Widest feature vector a sidecar may ask for.

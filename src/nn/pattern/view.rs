@@ -24,15 +24,10 @@ pub struct PatternState {
     views: [View; 2],
     acc: Vec<f32>,
     pooled: Vec<f32>,
-    /// The forbidden points of the last board with their flagged features before and after
-    /// the first activation, one after the other.
+    /// The forbidden points of the last board, and their features (which change with the flag)
+    /// one after the other.
     forbidden_cells: Vec<usize>,
-    forbidden_pre: Vec<f32>,
-    forbidden_first: Vec<f32>,
-    /// The cells whose features the forbidden flags change (the points themselves, and with
-    /// the neighbour mix their neighbours too), and those features, one after the other.
-    flagged_cells: Vec<usize>,
-    flagged_hidden: Vec<f32>,
+    forbidden_hidden: Vec<f32>,
     /// The policy weights tuned by the board's context (version 2 nets).
     policy_weights: Vec<f32>,
 }
@@ -46,10 +41,7 @@ impl PatternState {
             acc: vec![0.0; dim],
             pooled: vec![0.0; dim],
             forbidden_cells: Vec::new(),
-            forbidden_pre: Vec::new(),
-            forbidden_first: Vec::new(),
-            flagged_cells: Vec::new(),
-            flagged_hidden: Vec::new(),
+            forbidden_hidden: Vec::new(),
             policy_weights: vec![0.0; dim],
             net,
         }
@@ -69,8 +61,10 @@ impl PatternState {
         moves: &[usize],
         logits: &mut Vec<f32>,
     ) -> [f32; 3] {
+        let net = &*self.net;
         let view = &mut self.views[board.side_to_move().index()];
-        view.sync(&self.net, &self.reader, board, &mut self.acc);
+        view.sync(net, &self.reader, board, &mut self.acc);
+        let dim = net.dim;
         let cells = view.cells as f64;
         for ((p, s), e) in self
             .pooled
@@ -80,10 +74,20 @@ impl PatternState {
         {
             *p = (s - cells * *e as f64) as f32;
         }
-        self.flag_forbidden(board, forbidden);
-        let net = &*self.net;
-        let dim = net.dim;
-        let view = &self.views[board.side_to_move().index()];
+        self.forbidden_cells.clear();
+        self.forbidden_hidden.clear();
+        for &f in forbidden {
+            view.cell_sum(net, &self.reader, board, f, &mut self.acc);
+            let old = &view.hidden[f * dim..(f + 1) * dim];
+            let cells = self.acc.iter_mut().zip(&net.forbidden).zip(old);
+            for (((a, flag), old), pooled) in cells.zip(self.pooled.iter_mut()) {
+                let h = leaky(*a + flag);
+                *pooled += h - old;
+                *a = h;
+            }
+            self.forbidden_cells.push(f);
+            self.forbidden_hidden.extend_from_slice(&self.acc);
+        }
         self.pooled.iter_mut().for_each(|p| *p /= POOL_CELLS);
         let (wdl, context) = value_head(net, &self.pooled);
         let tuned = !net.policy_context.is_empty();
@@ -95,8 +99,8 @@ impl PatternState {
         }
         logits.clear();
         for &m in moves {
-            let hidden = match self.flagged_cells.iter().position(|&f| f == m) {
-                Some(k) => &self.flagged_hidden[k * dim..(k + 1) * dim],
+            let hidden = match self.forbidden_cells.iter().position(|&f| f == m) {
+                Some(k) => &self.forbidden_hidden[k * dim..(k + 1) * dim],
                 // Version 1: the cell's logit is kept with its features.
                 None if !tuned => {
                     logits.push(view.logit[m]);
@@ -112,99 +116,6 @@ impl PatternState {
             logits.push(dot(weights, hidden) + net.policy_bias);
         }
         wdl
-    }
-
-    /// Adds black's renju forbidden flags (which change with every position, so they are not
-    /// kept in the view) to the pooled sum, and keeps the flagged cells' features for the
-    /// policy.
-    fn flag_forbidden(&mut self, board: &Board, forbidden: &[usize]) {
-        let net = &*self.net;
-        let dim = net.dim;
-        let view = &self.views[board.side_to_move().index()];
-        self.forbidden_cells.clear();
-        self.forbidden_pre.clear();
-        self.forbidden_first.clear();
-        self.flagged_cells.clear();
-        self.flagged_hidden.clear();
-        for &f in forbidden {
-            view.cell_sum(net, &self.reader, board, f, &mut self.acc);
-            for (a, flag) in self.acc.iter_mut().zip(&net.forbidden) {
-                *a += flag;
-            }
-            self.forbidden_cells.push(f);
-            self.forbidden_pre.extend_from_slice(&self.acc);
-            self.forbidden_first
-                .extend(self.acc.iter().map(|&a| leaky(a)));
-            self.flagged_cells.push(f);
-            if !net.mix.is_empty() {
-                for n in view.neighbours(f) {
-                    if view.on_board[n] && !self.flagged_cells.contains(&n) {
-                        self.flagged_cells.push(n);
-                    }
-                }
-            }
-        }
-        let forbidden_cells = &self.forbidden_cells;
-        let flagged = |idx: usize| forbidden_cells.iter().position(|&f| f == idx);
-        for &q in &self.flagged_cells {
-            let hidden = if net.mix.is_empty() {
-                let k = flagged(q).expect("without the mix only forbidden points change");
-                &self.forbidden_first[k * dim..(k + 1) * dim]
-            } else {
-                let pre = match flagged(q) {
-                    Some(k) => &self.forbidden_pre[k * dim..(k + 1) * dim],
-                    None => &view.pre[q * dim..(q + 1) * dim],
-                };
-                let first = |n: usize| match flagged(n) {
-                    Some(k) => &self.forbidden_first[k * dim..(k + 1) * dim],
-                    None => &view.first[n * dim..(n + 1) * dim],
-                };
-                mixed(net, view.steps, q, pre, first, &mut self.acc);
-                &self.acc[..]
-            };
-            let old = &view.hidden[q * dim..(q + 1) * dim];
-            for ((p, h), o) in self.pooled.iter_mut().zip(hidden).zip(old) {
-                *p += h - o;
-            }
-            self.flagged_hidden.extend_from_slice(hidden);
-        }
-    }
-}
-
-/// A cell's features with the neighbour mix (formula version 3), written to `out`:
-/// `leaky(pre + centre·first(q) + orthogonal·Σ first(4 neighbours) + diagonal·Σ first(4
-/// neighbours))`, where `first` gives a cell's features after the first activation (zero off
-/// the board).
-#[inline]
-fn mixed<'a>(
-    net: &PatternWeights,
-    steps: [usize; 4],
-    q: usize,
-    pre: &[f32],
-    first: impl Fn(usize) -> &'a [f32],
-    out: &mut [f32],
-) {
-    let dim = net.dim;
-    let (centre, rest) = net.mix.split_at(dim);
-    let (orthogonal, diagonal) = rest.split_at(dim);
-    let me = first(q);
-    let [row, column, diagonal_step, anti_step] = steps;
-    let orth = [
-        first(q - row),
-        first(q + row),
-        first(q - column),
-        first(q + column),
-    ];
-    let diag = [
-        first(q - diagonal_step),
-        first(q + diagonal_step),
-        first(q - anti_step),
-        first(q + anti_step),
-    ];
-    for j in 0..dim {
-        let o = orth[0][j] + orth[1][j] + orth[2][j] + orth[3][j];
-        let d = diag[0][j] + diag[1][j] + diag[2][j] + diag[3][j];
-        out[j] = leaky(pre[j] + centre[j] * me[j] + orthogonal[j] * o + diagonal[j] * d);
     }
 }
 
@@ -259,10 +170,6 @@ struct View {
     cells: usize,
     /// The stones the features describe, in order, with their colours.
     stones: Vec<(usize, Option<Color>)>,
-    /// With the neighbour mix (version 3): each cell's features before the first activation
-    /// (`index_len * dim`) and after it (zero off the board); empty without it.
-    pre: Vec<f32>,
-    first: Vec<f32>,
     /// Each cell's activated features (`index_len * dim`).
     hidden: Vec<f32>,
     logit: Vec<f32>,
@@ -273,9 +180,6 @@ struct View {
     stamp: Vec<u32>,
     epoch: u32,
     dirty: Vec<usize>,
-    /// The cells whose mixed features a change touches (the dirty cells and their neighbours).
-    mixed_stamp: Vec<u32>,
-    mixed_dirty: Vec<usize>,
 }
 
 impl View {
@@ -287,8 +191,6 @@ impl View {
             on_board: Vec::new(),
             cells: 0,
             stones: Vec::new(),
-            pre: Vec::new(),
-            first: Vec::new(),
             hidden: Vec::new(),
             logit: Vec::new(),
             sum: Vec::new(),
@@ -297,8 +199,6 @@ impl View {
             stamp: Vec::new(),
             epoch: 0,
             dirty: Vec::new(),
-            mixed_stamp: Vec::new(),
-            mixed_dirty: Vec::new(),
         }
     }
 
@@ -328,7 +228,6 @@ impl View {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.fill(0);
-            self.mixed_stamp.fill(0);
             self.epoch = 1;
         }
         self.dirty.clear();
@@ -341,25 +240,9 @@ impl View {
         self.stones.truncate(common);
         self.stones
             .extend(history[common..].iter().map(|&h| (h, board.get_idx(h))));
-        if net.mix.is_empty() {
-            for k in 0..self.dirty.len() {
-                let idx = self.dirty[k];
-                self.update_cell(net, reader, board, idx, acc);
-            }
-            return;
-        }
-        self.mixed_dirty.clear();
         for k in 0..self.dirty.len() {
             let idx = self.dirty[k];
-            self.update_first(net, reader, board, idx);
-            self.mark_mixed(idx);
-            for n in self.neighbours(idx) {
-                self.mark_mixed(n);
-            }
-        }
-        for k in 0..self.mixed_dirty.len() {
-            let idx = self.mixed_dirty[k];
-            self.update_mixed(net, idx, acc);
+            self.update_cell(net, reader, board, idx, acc);
         }
     }
 
@@ -377,28 +260,14 @@ impl View {
         }
         self.cells = board.width() * board.height();
         self.hidden = vec![0.0; len * dim];
-        let mixing = !net.mix.is_empty();
-        let mixed_len = if mixing { len * dim } else { 0 };
-        self.pre = vec![0.0; mixed_len];
-        self.first = vec![0.0; mixed_len];
         self.logit = vec![0.0; len];
         self.stamp = vec![0; len];
-        self.mixed_stamp = vec![0; len];
         self.epoch = 0;
         let v = variant(board.rule(), self.to_move);
         self.variant_row = net.variant_row(v).to_vec();
         let empty = net.codebook_row(EMPTY_ROW);
         self.empty_features = (0..dim)
-            .map(|j| {
-                let pre = self.variant_row[j] + 4.0 * empty[j];
-                if mixing {
-                    // A cell with nothing around it: its eight neighbours look as it does.
-                    let taps = net.mix[j] + 4.0 * (net.mix[dim + j] + net.mix[2 * dim + j]);
-                    leaky(pre + taps * leaky(pre))
-                } else {
-                    leaky(pre)
-                }
-            })
+            .map(|j| leaky(self.variant_row[j] + 4.0 * empty[j]))
             .collect();
     }
 
@@ -413,21 +282,9 @@ impl View {
         self.sum.clear();
         self.sum.resize(net.dim, 0.0);
         self.hidden.fill(0.0);
-        let mixing = !net.mix.is_empty();
         for idx in 0..self.on_board.len() {
             if self.on_board[idx] {
-                if mixing {
-                    self.update_first(net, reader, board, idx);
-                } else {
-                    self.update_cell(net, reader, board, idx, acc);
-                }
-            }
-        }
-        if mixing {
-            for idx in 0..self.on_board.len() {
-                if self.on_board[idx] {
-                    self.update_mixed(net, idx, acc);
-                }
+                self.update_cell(net, reader, board, idx, acc);
             }
         }
         self.stones.clear();
@@ -443,30 +300,6 @@ impl View {
                 self.mark(idx + k * step);
                 self.mark(idx - k * step);
             }
-        }
-    }
-
-    /// The eight cells around `idx` (walls included).
-    #[inline]
-    fn neighbours(&self, idx: usize) -> [usize; 8] {
-        let [a, b, c, d] = self.steps;
-        [
-            idx - a,
-            idx + a,
-            idx - b,
-            idx + b,
-            idx - c,
-            idx + c,
-            idx - d,
-            idx + d,
-        ]
-    }
-
-    #[inline]
-    fn mark_mixed(&mut self, idx: usize) {
-        if self.on_board[idx] && self.mixed_stamp[idx] != self.epoch {
-            self.mixed_stamp[idx] = self.epoch;
-            self.mixed_dirty.push(idx);
         }
     }
 
@@ -495,41 +328,6 @@ impl View {
             for (a, r) in acc.iter_mut().zip(row) {
                 *a += r;
             }
-        }
-    }
-
-    /// Version 3: recomputes a cell's features before and after the first activation.
-    fn update_first(
-        &mut self,
-        net: &PatternWeights,
-        reader: &CodeReader,
-        board: &Board,
-        idx: usize,
-    ) {
-        let dim = net.dim;
-        let mut pre = std::mem::take(&mut self.pre);
-        let cell = &mut pre[idx * dim..(idx + 1) * dim];
-        self.cell_sum(net, reader, board, idx, cell);
-        for (f, &a) in self.first[idx * dim..(idx + 1) * dim]
-            .iter_mut()
-            .zip(cell.iter())
-        {
-            *f = leaky(a);
-        }
-        self.pre = pre;
-    }
-
-    /// Version 3: recomputes a cell's mixed features from its own and its neighbours' and
-    /// updates the pooled sum.
-    fn update_mixed(&mut self, net: &PatternWeights, idx: usize, acc: &mut [f32]) {
-        let dim = net.dim;
-        let pre = &self.pre[idx * dim..(idx + 1) * dim];
-        let first = |n: usize| &self.first[n * dim..(n + 1) * dim];
-        mixed(net, self.steps, idx, pre, first, acc);
-        let hidden = &mut self.hidden[idx * dim..(idx + 1) * dim];
-        for ((h, &new), s) in hidden.iter_mut().zip(acc.iter()).zip(self.sum.iter_mut()) {
-            *s += (new - *h) as f64;
-            *h = new;
         }
     }
 
@@ -576,27 +374,18 @@ mod tests {
     fn without_context(mut net: PatternWeights) -> PatternWeights {
         net.meta.version = 1;
         net.policy_context.clear();
-        net.mix.clear();
-        net
-    }
-
-    /// A version 2 net (no neighbour mix).
-    fn without_mix(mut net: PatternWeights) -> PatternWeights {
-        net.meta.version = 2;
-        net.mix.clear();
         net
     }
 
     #[test]
     fn incremental_updates_match_a_fresh_evaluation_along_a_random_walk() {
         walk_and_compare(Arc::new(PatternWeights::random(16, 3)));
-        walk_and_compare(Arc::new(without_mix(PatternWeights::random(16, 5))));
         walk_and_compare(Arc::new(without_context(PatternWeights::random(16, 4))));
     }
 
     #[test]
     fn the_board_context_changes_the_policy_but_not_the_value() {
-        let net = without_mix(PatternWeights::random(8, 7));
+        let net = PatternWeights::random(8, 7);
         let plain = Arc::new(without_context(net.clone()));
         let board = Board::from_moves(15, 15, Rule::Freestyle, &[Point::new(7, 7)]).unwrap();
         let moves: Vec<usize> = [(8, 8), (3, 3)]

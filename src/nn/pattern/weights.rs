@@ -4,15 +4,15 @@
 //! `codebook.weight [ID_COUNT, dim]`, `variant.weight [VARIANT_COUNT, dim]`, `forbidden [dim]`,
 //! `policy.weight [1, dim]`, `policy.bias [1]`, `value1.weight [VALUE_HIDDEN, dim]`,
 //! `value1.bias [VALUE_HIDDEN]`, `value2.weight [3, VALUE_HIDDEN]`, `value2.bias [3]`, and in
-//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`, from version 3 `mix [3, dim]`.
+//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`.
 use std::path::Path;
 
 use safetensors::{Dtype, SafeTensors};
 
 use super::codes::ID_COUNT;
 use super::{
-    has_neighbour_mix, has_policy_context, INPUT_PLANES, MAX_DIM, MIX_TAPS,
-    PATTERN_FEATURE_VERSION, PATTERN_VERSION, VALUE_HIDDEN, VARIANT_COUNT,
+    has_policy_context, INPUT_PLANES, MAX_DIM, PATTERN_FEATURE_VERSION, PATTERN_VERSION,
+    VALUE_HIDDEN, VARIANT_COUNT,
 };
 use crate::nn::meta::{network_paths, ModelKind, NetworkMeta};
 use crate::nn::NnError;
@@ -33,9 +33,6 @@ pub struct PatternWeights {
     pub value2_bias: Vec<f32>,
     /// `[dim, VALUE_HIDDEN]`, row-major; empty for a version 1 net (no board context).
     pub policy_context: Vec<f32>,
-    /// `[MIX_TAPS, dim]`: the weights of a cell's own, orthogonal and diagonal neighbours'
-    /// activated features; empty before version 3 (no neighbour mix).
-    pub mix: Vec<f32>,
 }
 
 impl PatternWeights {
@@ -91,10 +88,6 @@ impl PatternWeights {
         ];
         if context {
             expected.push(("policy_context.weight", vec![dim, VALUE_HIDDEN]));
-        }
-        let mix = has_neighbour_mix(meta.version);
-        if mix {
-            expected.push(("mix", vec![MIX_TAPS, dim]));
         }
         let names: Vec<String> = file.names().into_iter().cloned().collect();
         let extra: Vec<String> = names
@@ -152,7 +145,6 @@ impl PatternWeights {
             value2: next(),
             value2_bias: next(),
             policy_context: if context { next() } else { Vec::new() },
-            mix: if mix { next() } else { Vec::new() },
         })
     }
 
@@ -186,14 +178,13 @@ impl PatternWeights {
             value2: v(3 * VALUE_HIDDEN),
             value2_bias: v(3),
             policy_context: v(dim * VALUE_HIDDEN),
-            mix: v(MIX_TAPS * dim),
         }
     }
 
     /// Heap bytes of the weights.
     pub fn memory_bytes(&self) -> u64 {
         let tables = self.codebook.len() + self.variant.len() + self.value1.len();
-        4 * (tables + self.policy_context.len() + self.mix.len() + 4 * self.dim) as u64
+        4 * (tables + self.policy_context.len() + 4 * self.dim) as u64
     }
 
     #[inline]
