@@ -16,7 +16,9 @@
 # Promote a net that gains with `pbrain-hoshi promote DATA_ROOT/ckpt-genGEN/ckpt-<step> NAME`.
 #
 # Environment: GAMES (default 2500 per worker), NODES (800), STEPS (4000), LR (7e-4, decaying
-# to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN (target/release/pbrain-hoshi).
+# to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN (target/release/pbrain-hoshi),
+# BALANCE (unset: every random opening; a margin such as 0.2: only openings the previous net's
+# quick look scores within it of an even game, `selfplay --opening-balance`).
 # The defaults are how hoshi-p32-g7 was made (networks/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +33,8 @@ window=${WINDOW:-3}
 gate_games=${GATE_GAMES:-400}
 gate_nodes=${GATE_NODES:-1600}
 bin=${BIN:-target/release/pbrain-hoshi}
+balance=()
+if [[ -n "${BALANCE:-}" ]]; then balance=(--opening-balance "$BALANCE"); fi
 export RUST_LOG=${RUST_LOG:-info}
 mkdir -p "$root"
 
@@ -40,7 +44,7 @@ echo "generation $gen: self-play with $previous ($games games x 2 workers, $node
 for w in 1 2; do
   "$bin" selfplay --out "$root/gen$gen" --games "$games" --worker "$w" --player "$previous" \
     --movetime 0 --nodes "$nodes" --rule "$rules" --size "$sizes" --games-per-shard 250 \
-    --seed "$((gen * 100 + w))" --threads 1 >"$root/selfplay-gen$gen-$w.log" 2>&1 &
+    --seed "$((gen * 100 + w))" --threads 1 "${balance[@]}" >"$root/selfplay-gen$gen-$w.log" 2>&1 &
 done
 wait
 

@@ -271,6 +271,64 @@ fn a_two_game_match_runs_with_colours_swapped() {
     assert_eq!(result.wins, 2, "{result}");
 }
 
+/// A classical player that writes down every position it is asked about.
+struct Recording {
+    seen: Vec<Vec<hoshi::game::Point>>,
+}
+
+impl Thinker for Recording {
+    fn think(
+        &mut self,
+        request: &hoshi::search::ThinkRequest,
+        stop: &AtomicBool,
+    ) -> hoshi::search::ThinkResult {
+        self.seen.push(request.board.history().to_vec());
+        ClassicalPlayer.think(request, stop)
+    }
+    fn clear(&mut self) {}
+    fn name(&self) -> &str {
+        "recording"
+    }
+}
+
+#[test]
+fn a_match_plays_the_given_openings_in_order() {
+    let line = |text: &str| hoshi::protocol::format::parse_pv_moves(text).unwrap();
+    let openings = vec![line("h8i9"), line("g7h8j9")];
+    let config = MatchConfig {
+        games: 4,
+        variants: vec![Variant::new(Rule::Renju, 15, 15)],
+        play: PlayOptions {
+            movetime_ms: 20,
+            ..PlayOptions::default()
+        },
+        openings: openings.clone(),
+        ..MatchConfig::default()
+    };
+    let mut a = Recording { seen: Vec::new() };
+    let result = play_match(
+        &mut a,
+        &mut ClassicalPlayer,
+        &config,
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    assert_eq!(result.games(), 4);
+    // Each game starts from one of the openings, and both were played.
+    let first_of = |opening: &Vec<hoshi::game::Point>| {
+        a.seen
+            .iter()
+            .filter(|h| h.len() <= opening.len() + 1 && h.starts_with(opening))
+            .count()
+    };
+    assert!(a
+        .seen
+        .iter()
+        .all(|h| openings.iter().any(|o| h.starts_with(o))));
+    assert_eq!(first_of(&openings[0]), 2, "{:?}", a.seen);
+    assert_eq!(first_of(&openings[1]), 2, "{:?}", a.seen);
+}
+
 #[test]
 fn a_parallel_match_plays_the_same_games_as_a_sequential_one() {
     tch::set_num_threads(1);

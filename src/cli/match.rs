@@ -1,7 +1,7 @@
 //! `match`: player A against player B, each opening twice with colours swapped; prints W/D/L
 //! and the Elo difference.
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
@@ -9,6 +9,8 @@ use clap::Args;
 use super::games::{parse_variants, GameArgs};
 use super::players::PlayerSpec;
 use crate::config::Config;
+use crate::game::Point;
+use crate::protocol::format::parse_pv_moves;
 use crate::train::{
     play_match_parallel, MatchConfig, PlayOptions, PolicyTarget, ThinkerPair, TrainError,
 };
@@ -32,6 +34,11 @@ pub struct MatchArgs {
     /// one engine can be matched; default: the configuration both players share.
     #[arg(long)]
     pub config_b: Option<PathBuf>,
+    /// Openings to play in order, one per line in the `h8i9g9` form (as
+    /// `scripts/even-openings.py` keeps them), each with colours swapped, instead of random
+    /// ones; lines starting with `#` and blank lines are skipped.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
     #[command(flatten)]
     pub game: GameArgs,
 }
@@ -60,6 +67,10 @@ pub fn run(args: &MatchArgs, config: &Config, out: &mut dyn Write) -> Result<(),
             ..args.game.play_options()
         },
         opening: args.game.opening(),
+        openings: match &args.openings {
+            Some(path) => read_openings(path)?,
+            None => Vec::new(),
+        },
         seed: args.game.seed,
     };
     let result = play_match_parallel(&factory, &match_config, args.jobs, &AtomicBool::new(false))?;
@@ -67,10 +78,41 @@ pub fn run(args: &MatchArgs, config: &Config, out: &mut dyn Write) -> Result<(),
         Some(path) => format!("{} with {}", args.b, path.display()),
         None => args.b.clone(),
     };
+    let openings = match &args.openings {
+        Some(path) => format!("openings {}", path.display()),
+        None => format!("seed {}", args.game.seed),
+    };
     writeln!(
         out,
-        "{} vs {b} ({} {}, {} ms/move, seed {}): {result}",
-        args.a, args.game.rule, args.game.size, args.game.movetime, args.game.seed
+        "{} vs {b} ({} {}, {} ms/move, {openings}): {result}",
+        args.a, args.game.rule, args.game.size, args.game.movetime
     )
     .map_err(TrainError::io("stdout"))
+}
+
+/// The openings of a file, one per line (`h8i9g9`).
+fn read_openings(path: &Path) -> Result<Vec<Vec<Point>>, TrainError> {
+    let text = std::fs::read_to_string(path).map_err(TrainError::io(path))?;
+    let mut openings = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let moves = parse_pv_moves(line).ok_or_else(|| {
+            TrainError::Config(format!(
+                "{} line {}: not an opening: {line:?}",
+                path.display(),
+                n + 1
+            ))
+        })?;
+        openings.push(moves);
+    }
+    if openings.is_empty() {
+        return Err(TrainError::Config(format!(
+            "{}: no openings",
+            path.display()
+        )));
+    }
+    Ok(openings)
 }

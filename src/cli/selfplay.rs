@@ -39,6 +39,11 @@ pub struct SelfplayArgs {
     /// Turn the thinker's exploration noise off.
     #[arg(long)]
     pub no_noise: bool,
+    /// Keep only openings the player's own quick look (200 playouts) scores within this of an
+    /// even game for the side to move (0.2: between 30 % and 70 %); default: every random
+    /// balanced opening.
+    #[arg(long)]
+    pub opening_balance: Option<f32>,
     /// Games per shard file before a new one is opened.
     #[arg(long, default_value_t = 1000)]
     pub games_per_shard: usize,
@@ -65,6 +70,7 @@ pub fn run(args: &SelfplayArgs, config: &Config, out: &mut dyn Write) -> Result<
             ..args.game.play_options()
         },
         opening: args.game.opening(),
+        opening_balance: args.opening_balance,
         exploration_noise: !args.no_noise,
         games_per_shard: args.games_per_shard,
         seed: args.game.seed,

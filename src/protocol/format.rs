@@ -281,6 +281,29 @@ pub fn pv_move(p: Point) -> String {
     format!("{}{}", column_letters(p.x as usize), p.y as usize + 1)
 }
 
+/// The moves of a line in the form [`pv_move`] writes, with or without spaces between them
+/// (`h8i9g7`, `h8 i9 g7`); `None` if anything else is in it.
+pub fn parse_pv_moves(text: &str) -> Option<Vec<Point>> {
+    let mut moves = Vec::new();
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let letters = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_ascii_lowercase())
+                .len();
+        let after = &rest[letters..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let x = column_index(&rest[..letters])?;
+        let row: usize = after[..digits].parse().ok()?;
+        if row == 0 || x > u8::MAX as usize || row > u8::MAX as usize {
+            return None;
+        }
+        moves.push(Point::new(x as u8, (row - 1) as u8));
+        rest = after[digits..].trim_start();
+    }
+    Some(moves)
+}
+
 /// A principal variation, moves separated by spaces: `h8 i9 g7`.
 pub fn pv_string(moves: &[Point]) -> String {
     moves

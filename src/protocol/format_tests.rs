@@ -124,6 +124,19 @@ fn yixin_pv_block() {
 }
 
 #[test]
+fn pv_move_lines_parse_back() {
+    let line = [p(7, 7), p(8, 8), p(31, 0), p(0, 31)];
+    let text: String = line.iter().map(|&m| pv_move(m)).collect();
+    assert_eq!(text, "h8i9af1a32");
+    assert_eq!(parse_pv_moves(&text), Some(line.to_vec()));
+    assert_eq!(parse_pv_moves(" h8 i9 "), Some(vec![p(7, 7), p(8, 8)]));
+    assert_eq!(parse_pv_moves(""), Some(vec![]));
+    for bad in ["h0", "h", "8", "h8,i9", "H8"] {
+        assert_eq!(parse_pv_moves(bad), None, "{bad}");
+    }
+}
+
+#[test]
 fn pv_moves_count_rows_from_one() {
     // The centre of 15x15 is h8, as renju books, Rapfi and Yixin-Board label it.
     assert_eq!(pv_move(p(7, 7)), "h8");

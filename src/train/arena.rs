@@ -9,8 +9,9 @@ use std::time::Instant;
 use parking_lot::Mutex;
 
 use rand::rngs::StdRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 
+use crate::game::{Board, Point};
 use crate::search::Thinker;
 
 use super::error::TrainError;
@@ -29,6 +30,10 @@ pub struct MatchConfig {
     /// Usually without temperature: the openings give the variety.
     pub play: PlayOptions,
     pub opening: OpeningConfig,
+    /// Openings to play in order instead of random ones (the first pair plays the first, and
+    /// so on, round again when there are more pairs than openings), each on the variant its
+    /// pair draws.
+    pub openings: Vec<Vec<Point>>,
     pub seed: u64,
 }
 
@@ -39,6 +44,7 @@ impl Default for MatchConfig {
             variants: vec![Variant::new(crate::game::Rule::Freestyle, 15, 15)],
             play: PlayOptions::default(),
             opening: OpeningConfig::default(),
+            openings: Vec::new(),
             seed: 1,
         }
     }
@@ -235,7 +241,14 @@ fn play_pairs(
     for pair in pairs {
         let mut rng =
             StdRng::seed_from_u64(config.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let (variant, opening) = Variant::draw(&config.variants, &config.opening, &mut rng)?;
+        let (variant, opening) = if config.openings.is_empty() {
+            Variant::draw(&config.variants, &config.opening, &mut rng)?
+        } else {
+            let variant = config.variants[rng.gen_range(0..config.variants.len())];
+            let moves = &config.openings[pair % config.openings.len()];
+            let board = Board::from_moves(variant.width, variant.height, variant.rule, moves)?;
+            (variant, board)
+        };
         for a_is_black in [true, false] {
             if 2 * pair + usize::from(!a_is_black) >= config.games {
                 break;
