@@ -281,25 +281,32 @@ pub fn pv_move(p: Point) -> String {
     format!("{}{}", column_letters(p.x as usize), p.y as usize + 1)
 }
 
+/// The inverse of [`pv_move`]: `h8` is x 7, y 7; `None` for anything else.
+pub fn parse_pv_move(text: &str) -> Option<Point> {
+    let split = text.find(|c: char| c.is_ascii_digit())?;
+    let x = column_index(&text[..split])?;
+    let row: usize = text[split..].parse().ok()?;
+    if row == 0 || x > u8::MAX as usize || row > u8::MAX as usize + 1 {
+        return None;
+    }
+    Some(Point::new(x as u8, (row - 1) as u8))
+}
+
 /// The moves of a line in the form [`pv_move`] writes, with or without spaces between them
 /// (`h8i9g7`, `h8 i9 g7`); `None` if anything else is in it.
 pub fn parse_pv_moves(text: &str) -> Option<Vec<Point>> {
     let mut moves = Vec::new();
     let mut rest = text.trim_start();
     while !rest.is_empty() {
-        let letters = rest.len()
-            - rest
-                .trim_start_matches(|c: char| c.is_ascii_lowercase())
-                .len();
-        let after = &rest[letters..];
-        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let x = column_index(&rest[..letters])?;
-        let row: usize = after[..digits].parse().ok()?;
-        if row == 0 || x > u8::MAX as usize || row > u8::MAX as usize {
-            return None;
-        }
-        moves.push(Point::new(x as u8, (row - 1) as u8));
-        rest = after[digits..].trim_start();
+        // A move is its letters and the digits after them.
+        let letters = rest
+            .find(|c: char| !c.is_ascii_lowercase())
+            .unwrap_or(rest.len());
+        let end = rest[letters..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |k| letters + k);
+        moves.push(parse_pv_move(&rest[..end])?);
+        rest = rest[end..].trim_start();
     }
     Some(moves)
 }

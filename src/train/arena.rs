@@ -9,7 +9,7 @@ use std::time::Instant;
 use parking_lot::Mutex;
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 use crate::game::{Board, Point};
 use crate::search::Thinker;
@@ -244,7 +244,7 @@ fn play_pairs(
         let (variant, opening) = if config.openings.is_empty() {
             Variant::draw(&config.variants, &config.opening, &mut rng)?
         } else {
-            let variant = config.variants[rng.gen_range(0..config.variants.len())];
+            let variant = Variant::pick(&config.variants, &mut rng);
             let moves = &config.openings[pair % config.openings.len()];
             let board = Board::from_moves(variant.width, variant.height, variant.rule, moves)?;
             (variant, board)

@@ -40,9 +40,14 @@ impl Variant {
         opening: &OpeningConfig,
         rng: &mut R,
     ) -> Result<(Variant, crate::game::Board), crate::game::GameError> {
-        let variant = variants[rng.gen_range(0..variants.len())];
+        let variant = Variant::pick(variants, rng);
         let board = random_opening(variant.width, variant.height, variant.rule, opening, rng)?;
         Ok((variant, board))
+    }
+
+    /// One of `variants`, uniformly.
+    pub fn pick<R: Rng>(variants: &[Variant], rng: &mut R) -> Variant {
+        variants[rng.gen_range(0..variants.len())]
     }
 
     pub fn new(rule: Rule, width: usize, height: usize) -> Variant {

@@ -12,7 +12,7 @@
 //! plies, the moves from the empty board as the board is labelled), and for a defence case the
 //! safe replies after a bar: `… | g7 k9`.
 use crate::game::{Board, Color, Point, Rule};
-use crate::protocol::format::{column_index, pv_move};
+use crate::protocol::format::{parse_pv_move, pv_move};
 use crate::search::{Eval, Limits, ThinkRequest, Thinker};
 use crate::solver::{Budget, Outcome, Solver};
 use std::fmt;
@@ -113,17 +113,7 @@ impl fmt::Display for Case {
 
 /// `h8` → x 7, y 7.
 fn parse_point(text: &str) -> Result<Point, String> {
-    let split = text
-        .find(|c: char| c.is_ascii_digit())
-        .ok_or(format!("{text:?} is not a point"))?;
-    let x = column_index(&text[..split]).ok_or(format!("{text:?} is not a point"))?;
-    let row: usize = text[split..]
-        .parse()
-        .map_err(|_| format!("{text:?} is not a point"))?;
-    if row == 0 || x > 255 || row > 256 {
-        return Err(format!("{text:?} is not a point"));
-    }
-    Ok(Point::new(x as u8, (row - 1) as u8))
+    parse_pv_move(text).ok_or(format!("{text:?} is not a point"))
 }
 
 /// What the solver may spend classifying one position while the suite is drawn.
