@@ -69,7 +69,7 @@ pub fn variant(rule: Rule, to_move: Color) -> usize {
 }
 
 /// The activation.
-#[inline]
+#[inline(always)]
 pub fn leaky(x: f32) -> f32 {
     x.max(LEAK * x)
 }

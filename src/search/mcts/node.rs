@@ -100,8 +100,11 @@ pub struct Node {
     /// Playouts through this node plus the weight of its second opinions (`add_estimate`):
     /// what the search's statistics count.
     visits: AtomicU32,
-    /// Playouts currently passing through (virtual loss).
-    in_flight: AtomicU32,
+    /// Playouts currently passing through (virtual loss): at most one per search thread.
+    in_flight: AtomicU16,
+    /// One past the highest edge index that has a child: the edges beyond it have none, so
+    /// the PUCT choice reads only the first of them (see `threads::select`).
+    children_end: AtomicU16,
     /// Sum of the mover's win probability over the visits, fixed point.
     win: AtomicU64,
     /// Sum of the draw probability, fixed point.
@@ -127,7 +130,8 @@ impl Node {
     pub fn new() -> Node {
         Node {
             visits: AtomicU32::new(0),
-            in_flight: AtomicU32::new(0),
+            in_flight: AtomicU16::new(0),
+            children_end: AtomicU16::new(0),
             win: AtomicU64::new(0),
             draw: AtomicU64::new(0),
             proof: AtomicU32::new(0),
@@ -154,7 +158,7 @@ impl Node {
 
     #[inline]
     pub fn in_flight(&self) -> u32 {
-        self.in_flight.load(Ordering::Relaxed)
+        u32::from(self.in_flight.load(Ordering::Relaxed))
     }
 
     #[inline]
@@ -255,16 +259,31 @@ impl Node {
     }
 
     /// Ends an expansion this thread claimed: with `Some(edges)` the node is expanded, with
-    /// `None` (no memory left) it goes back to unexpanded.
+    /// `None` (no memory left) it goes back to unexpanded. The edges are kept in falling order
+    /// of prior, so that the unvisited ones are tried in that order (see `threads::select`).
     pub fn finish_expansion(&self, edges: Option<Box<[Edge]>>) {
         match edges {
-            Some(edges) => {
+            Some(mut edges) => {
+                edges.sort_by_key(|e| std::cmp::Reverse(e.quantised_prior()));
                 // Only the claiming thread gets here, and only once (the state was EXPANDING).
                 let _ = self.edges.set(edges);
                 self.state.store(EXPANDED, Ordering::Release);
             }
             None => self.state.store(UNEXPANDED, Ordering::Release),
         }
+    }
+
+    /// One past the highest edge index that has a child (0 when none has).
+    #[inline]
+    pub fn children_end(&self) -> usize {
+        usize::from(self.children_end.load(Ordering::Acquire))
+    }
+
+    /// Whether a thread has claimed this node's refinement (which may re-price its edges, so
+    /// they are no longer in falling order of prior).
+    #[inline]
+    pub fn is_refined(&self) -> bool {
+        self.refinement.load(Ordering::Relaxed) & REFINE_CLAIMED != 0
     }
 
     /// The moves; empty until expanded.
@@ -325,8 +344,11 @@ impl Node {
             Ordering::AcqRel,
             Ordering::Acquire,
         ) {
-            // SAFETY: we just published `fresh`; see `child`.
-            Ok(_) => unsafe { fresh.as_ref() },
+            Ok(_) => {
+                self.children_end.fetch_max(i as u16 + 1, Ordering::AcqRel);
+                // SAFETY: we just published `fresh`; see `child`.
+                unsafe { fresh.as_ref() }
+            }
             Err(theirs) => {
                 // Another thread won the race: free ours and use theirs.
                 budget.release(NODE_BYTES);
@@ -418,7 +440,12 @@ impl Edge {
 
     #[inline]
     pub fn prior(&self) -> f32 {
-        self.prior.load(Ordering::Relaxed) as f32 * (1.0 / PRIOR_SCALE)
+        self.quantised_prior() as f32 * (1.0 / PRIOR_SCALE)
+    }
+
+    #[inline]
+    fn quantised_prior(&self) -> u16 {
+        self.prior.load(Ordering::Relaxed)
     }
 
     /// Replaces the prior (a refinement of the node's first evaluation).

@@ -389,8 +389,16 @@ pub(crate) fn select(
     let fpu = (node_value(node).score(dw) - params.fpu_reduction).max(0.0);
     let mix = params.root_noise.filter(|_| !noise.is_empty());
     let children = node.child_view();
+    // Edges come in falling order of prior, and every edge from `children_end` on has no
+    // child: of those, only the first can win (they all score `fpu + explore * prior`), unless
+    // noise or a refinement reorders the priors.
+    let scanned = if mix.is_some() || node.is_refined() {
+        edges.len()
+    } else {
+        (node.children_end() + usize::from(!existing_only)).min(edges.len())
+    };
     let mut best: Option<(usize, f32)> = None;
-    for (i, e) in edges.iter().enumerate() {
+    for (i, e) in edges[..scanned].iter().enumerate() {
         let mut prior = e.prior();
         if let Some(mix) = mix {
             prior = (1.0 - mix.fraction) * prior + mix.fraction * noise[i];
@@ -501,25 +509,63 @@ mod tests {
         assert_eq!(node.proof(), Some(Proof::Draw));
     }
 
+    /// The move of the edge `select` picks.
+    fn picked(node: &Node, existing_only: bool) -> Option<usize> {
+        let params = MctsParams::default();
+        select(node, &params, &[], existing_only).map(|i| node.edges()[i].mv())
+    }
+
+    /// The child of the edge of move `mv`, created if need be.
+    fn child_of(node: &Node, mv: usize) -> &Node {
+        let i = node.edges().iter().position(|e| e.mv() == mv).unwrap();
+        child(node, i)
+    }
+
     #[test]
     fn selection_prefers_prior_then_value_and_skips_lost_moves() {
-        let params = MctsParams::default();
         let node = Node::new();
         assert!(node.try_begin_expansion());
         let edges = vec![Edge::new(0, 0.1), Edge::new(1, 0.6), Edge::new(2, 0.3)];
         node.finish_expansion(Some(edges.into_boxed_slice()));
-        assert_eq!(select(&node, &params, &[], false), Some(1));
-        assert_eq!(
-            select(&node, &params, &[], true),
-            None,
-            "no child exists yet"
-        );
+        assert_eq!(picked(&node, false), Some(1));
+        assert_eq!(picked(&node, true), None, "no child exists yet");
         // The favourite turns out lost for us: the next best prior is tried.
-        child(&node, 1).set_proof(Proof::Win(3));
-        assert_eq!(select(&node, &params, &[], false), Some(2));
-        // A child lost for the opponent is taken at once.
-        child(&node, 0).set_proof(Proof::Loss(2));
-        assert_eq!(select(&node, &params, &[], false), Some(0));
+        child_of(&node, 1).set_proof(Proof::Win(3));
+        assert_eq!(picked(&node, false), Some(2));
+        // A child lost for the opponent is taken at once, even past the unvisited moves.
+        child_of(&node, 0).set_proof(Proof::Loss(2));
+        assert_eq!(picked(&node, false), Some(0));
+    }
+
+    #[test]
+    fn reading_up_to_the_last_child_picks_what_a_full_scan_picks() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(5);
+        for _ in 0..200 {
+            let node = Node::new();
+            assert!(node.try_begin_expansion());
+            let n = rng.gen_range(1..40);
+            let edges: Vec<Edge> = (0..n).map(|m| Edge::new(m, rng.gen::<f32>())).collect();
+            node.finish_expansion(Some(edges.into_boxed_slice()));
+            let priors: Vec<f32> = node.edges().iter().map(Edge::prior).collect();
+            assert!(priors.windows(2).all(|w| w[0] >= w[1]), "falling priors");
+            // Children anywhere (not only a prefix), some of them much visited.
+            for _ in 0..rng.gen_range(0..6) {
+                let c = child(&node, rng.gen_range(0..n));
+                for _ in 0..rng.gen_range(0..30) {
+                    let win = rng.gen::<f32>();
+                    node.add_in_flight();
+                    node.record(Wdl::new(0.5, 0.0, 0.5));
+                    c.add_in_flight();
+                    c.record(Wdl::new(win, 0.0, 1.0 - win));
+                }
+            }
+            let short = (picked(&node, false), picked(&node, true));
+            // A claimed refinement makes `select` read every edge.
+            assert!(node.try_claim_refinement());
+            assert_eq!(short, (picked(&node, false), picked(&node, true)));
+        }
     }
 
     #[test]
