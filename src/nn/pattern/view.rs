@@ -194,11 +194,11 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
-/// Whether this processor has AVX2 (asked once).
+/// Whether this processor has AVX2 (std caches the answer after the first question).
 #[cfg(target_arch = "x86_64")]
+#[inline]
 fn wide_lanes() -> bool {
-    static WIDE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *WIDE.get_or_init(|| is_x86_feature_detected!("avx2"))
+    is_x86_feature_detected!("avx2")
 }
 
 /// One side to move's features of the last board it saw.
