@@ -12,6 +12,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::game::{Board, Point};
+use crate::protocol::format::pv_move;
 use crate::search::Thinker;
 
 use super::error::TrainError;
@@ -283,12 +284,13 @@ fn play_pairs(
             let eta = started.elapsed().as_secs_f64() / done as f64
                 * config.games.saturating_sub(done) as f64;
             log::info!(
-                "match: game {}/{} ({} {}x{}, {} black, {} moves): {}; {name_a} vs {name_b}: {result}; ETA {eta:.0} s",
+                "match: game {}/{} ({} {}x{}, opening {}, {} black, {} moves): {}; {name_a} vs {name_b}: {result}; ETA {eta:.0} s",
                 done,
                 config.games,
                 variant.rule,
                 variant.width,
                 variant.height,
+                pair + 1,
                 if a_is_black { &name_a } else { &name_b },
                 game.positions.len(),
                 match a_won {
@@ -296,6 +298,11 @@ fn play_pairs(
                     Some(false) => format!("{name_b} won"),
                     None => "draw".into(),
                 },
+            );
+            // The moves, so that a match's losses can be replayed and studied.
+            log::debug!(
+                "match: game {done} moves {}",
+                game.moves().map(pv_move).collect::<String>()
             );
         }
     }
