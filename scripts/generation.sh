@@ -21,7 +21,8 @@
 # quick look scores within it of an even game, `selfplay --opening-balance`).
 # The defaults are how hoshi-p32-g7 was made; hoshi-p32-g10 came from GAMES=2000 and, for its
 # last generation, BALANCE=0.2; hoshi-p32-g11 from GAMES=2000 BALANCE=0.2 STEPS=3000 on top of
-# it, with no older shards left (networks/README.md).
+# it, with no older shards left; hoshi-p32-g12 from GAMES=2000 BALANCE=0.2 on top of that, with
+# generation 11's shards in its window (networks/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gen=${1:?generation number}
