@@ -19,10 +19,8 @@
 # to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN (target/release/pbrain-hoshi),
 # BALANCE (unset: every random opening; a margin such as 0.2: only openings the previous net's
 # quick look scores within it of an even game, `selfplay --opening-balance`).
-# The defaults are how hoshi-p32-g7 was made; hoshi-p32-g10 came from GAMES=2000 and, for its
-# last generation, BALANCE=0.2; hoshi-p32-g11 from GAMES=2000 BALANCE=0.2 STEPS=3000 on top of
-# it, with no older shards left; hoshi-p32-g12 from GAMES=2000 BALANCE=0.2 on top of that, with
-# generation 11's shards in its window (networks/README.md).
+# The defaults are how hoshi-p32-g7 was made; networks/README.md gives the one-liner that made
+# each later network (hoshi-p32-g12: GAMES=2000 BALANCE=0.2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gen=${1:?generation number}
