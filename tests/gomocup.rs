@@ -510,3 +510,20 @@ fn our_own_five_on_the_board_is_reported_won() {
     assert!(message.contains(" ev +M0"), "{message}");
     assert!(m != five && m != Point::new(14, 14));
 }
+
+/// The `tm` field of a search's MESSAGE line.
+fn reported_ms(message: &str) -> u64 {
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "tm").expect(message);
+    words[i + 1].parse().expect(message)
+}
+
+#[test]
+fn a_turn_limit_alone_is_searched_to_its_end() {
+    // No match clock: time a move leaves unused is lost, so the search does not stop once its
+    // choice is settled but uses the turn less the brain's margins (100 ms by default).
+    let mut b = started(15, 15, 1000);
+    b.send("TURN 7,7");
+    let (message, _) = message_and_move(&mut b);
+    assert!(reported_ms(&message) >= 850, "{message}");
+}

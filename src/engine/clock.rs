@@ -29,12 +29,16 @@ pub struct TimeBudget {
     pub target: Duration,
     /// Never answer later than this.
     pub hard: Duration,
+    /// Whether time this move leaves unused goes back to later moves (a match clock runs): only
+    /// then does stopping early, once the choice is settled, gain anything.
+    pub banked: bool,
 }
 
 impl TimeBudget {
     pub const INSTANT: TimeBudget = TimeBudget {
         target: Duration::ZERO,
         hard: Duration::ZERO,
+        banked: false,
     };
 
     pub fn is_unlimited(&self) -> bool {
@@ -84,10 +88,12 @@ impl TimeSettings {
             (Some(t), Some(h)) => TimeBudget {
                 target: Duration::from_millis(t),
                 hard: Duration::from_millis(h),
+                banked: left.is_some(),
             },
             _ => TimeBudget {
                 target: Duration::MAX,
                 hard: Duration::MAX,
+                banked: false,
             },
         }
     }
@@ -126,6 +132,8 @@ mod tests {
         let b = settings(5000, 0, None).budget(Duration::ZERO);
         assert_eq!(ms(b.hard), 4900);
         assert_eq!(ms(b.target), 4900);
+        // Time a move leaves unused is lost: an early stop would only waste it.
+        assert!(!b.banked);
     }
 
     #[test]
@@ -134,6 +142,7 @@ mod tests {
         let b = settings(5000, 120_000, Some(120_000)).budget(Duration::ZERO);
         assert!(ms(b.hard) <= 4900);
         assert_eq!(ms(b.target), (120_000 - 100) / 25);
+        assert!(b.banked);
         // Late in the match, the share shrinks and the hard cap stays under a third of what is left.
         let b = settings(5000, 120_000, Some(3000)).budget(Duration::ZERO);
         assert!(ms(b.hard) <= (3000 - 100) / 3);

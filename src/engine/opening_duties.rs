@@ -43,6 +43,8 @@ impl Step<'_> {
     fn limits(&self, remaining: usize) -> Limits {
         let mut limits = Limits::infinite(self.threads);
         limits.max_memory_bytes = self.max_memory;
+        // What one evaluation saves goes to the ones after it.
+        limits.saved_time_banked = true;
         let now = Instant::now();
         let share = match self.deadline {
             Some(d) => d.saturating_duration_since(now) / remaining.max(1) as u32,

@@ -35,6 +35,7 @@ impl MatchClock {
             max_depth: settings.max_depth,
             threads: settings.threads,
             max_memory_bytes: settings.memory_budget(),
+            saved_time_banked: budget.banked,
         }
     }
 }

@@ -56,6 +56,11 @@ pub struct Limits {
     pub threads: usize,
     /// Memory the search may use for its tree and caches.
     pub max_memory_bytes: Option<u64>,
+    /// Whether time left unused at the target goes to later searches (a match clock, the
+    /// evaluations of an opening duty sharing one deadline). Only then does a search stop
+    /// early once its choice is settled; otherwise the rest of the time still grows the tree
+    /// the next move reuses.
+    pub saved_time_banked: bool,
 }
 
 impl Limits {
@@ -68,6 +73,7 @@ impl Limits {
             max_depth: None,
             threads,
             max_memory_bytes: None,
+            saved_time_banked: false,
         }
     }
 

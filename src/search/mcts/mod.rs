@@ -181,6 +181,11 @@ fn monitor(s: &SharedSearch<'_>, params: &MctsParams, board: &Board) -> Verdict 
         // A forced move: nothing to think about.
         return Verdict::Finish;
     }
+    if !s.limits.saved_time_banked {
+        // No later move gets the time back, and the rest of it still grows the subtree the
+        // next search reuses.
+        return Verdict::Continue;
+    }
     let done = s.playouts.load(Ordering::Relaxed);
     let elapsed = now.duration_since(s.started).as_secs_f64();
     if done < 200 || elapsed <= 0.0 {

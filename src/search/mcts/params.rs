@@ -24,7 +24,8 @@ pub struct MctsParams {
     pub lcb_z: f32,
     /// Share of the memory limit the tree may use (the rest is the process, caches, stacks).
     pub tree_memory_share: f32,
-    /// Stop before the target time when the best move can no longer change, or is the only one.
+    /// Stop before the target time when the best move is the only one, or (when the limits say
+    /// the saved time is banked) can no longer change.
     pub smart_stop: bool,
     /// When the smart stop fires, check the chosen move for the opponent's forced win with the
     /// time it saves (a tactical check must be plugged in).

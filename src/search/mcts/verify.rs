@@ -118,6 +118,8 @@ mod tests {
             limits: Limits {
                 target: Some(now + Duration::from_millis(1500)),
                 hard: Some(now + Duration::from_millis(3000)),
+                // A match clock: only then does the smart stop end a search early.
+                saved_time_banked: true,
                 ..Limits::infinite(1)
             },
         };
