@@ -512,12 +512,6 @@ fn our_own_five_on_the_board_is_reported_won() {
 }
 
 /// The `tm` field of a search's MESSAGE line.
-fn reported_ms(message: &str) -> u64 {
-    let words: Vec<&str> = message.split_whitespace().collect();
-    let i = words.iter().position(|w| *w == "tm").expect(message);
-    words[i + 1].parse().expect(message)
-}
-
 #[test]
 fn a_turn_limit_alone_is_searched_to_its_end() {
     // No match clock: time a move leaves unused is lost, so the search does not stop once its
@@ -525,5 +519,6 @@ fn a_turn_limit_alone_is_searched_to_its_end() {
     let mut b = started(15, 15, 1000);
     b.send("TURN 7,7");
     let (message, _) = message_and_move(&mut b);
-    assert!(reported_ms(&message) >= 850, "{message}");
+    let searched_ms = common::reported_ms(&message).expect(&message);
+    assert!(searched_ms >= 850, "{message}");
 }

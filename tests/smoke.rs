@@ -39,9 +39,8 @@ fn timed_move(b: &mut Brain, command: &str) -> Answer {
     loop {
         let line = b.line();
         if let Some(message) = line.strip_prefix("MESSAGE") {
-            let words: Vec<&str> = message.split_whitespace().collect();
-            if let Some(i) = words.iter().position(|w| *w == "tm") {
-                reported_ms = words.get(i + 1).and_then(|v| v.parse().ok());
+            if let Some(ms) = common::reported_ms(message) {
+                reported_ms = Some(ms);
             }
             continue;
         }

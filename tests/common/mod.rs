@@ -205,3 +205,10 @@ pub fn parse_move(line: &str) -> Option<Point> {
     let (x, y) = line.trim().split_once(',')?;
     Some(Point::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
 }
+
+/// The search time in milliseconds a MESSAGE line reports (its `tm` field), if it has one.
+pub fn reported_ms(message: &str) -> Option<u64> {
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "tm")?;
+    words.get(i + 1)?.parse().ok()
+}
