@@ -511,7 +511,6 @@ fn our_own_five_on_the_board_is_reported_won() {
     assert!(m != five && m != Point::new(14, 14));
 }
 
-/// The `tm` field of a search's MESSAGE line.
 #[test]
 fn a_turn_limit_alone_is_searched_to_its_end() {
     // No match clock: time a move leaves unused is lost, so the search does not stop once its
