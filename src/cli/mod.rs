@@ -25,8 +25,23 @@ use clap::{Parser, Subcommand};
 use crate::config::Config;
 use crate::train::TrainError;
 
+/// `pbrain-hoshi --version`: the version and the evaluators this build has (the `torch` feature
+/// decides whether the residual net, training and CUDA are in it).
+#[cfg(feature = "torch")]
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (evaluators: pattern net, residual net (libtorch, CPU or CUDA), classical)"
+);
+/// `pbrain-hoshi --version`: the version and the evaluators this build has (the `torch` feature
+/// decides whether the residual net, training and CUDA are in it).
+#[cfg(not(feature = "torch"))]
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (evaluators: pattern net, classical; built without libtorch: no residual net, training or CUDA)"
+);
+
 #[derive(Parser)]
-#[command(name = "pbrain-hoshi", version, about = "Hoshi, a Gomoku/Renju brain")]
+#[command(name = "pbrain-hoshi", version = VERSION, about = "Hoshi, a Gomoku/Renju brain")]
 struct Cli {
     /// Configuration file (default: hoshi.toml beside the executable, then the repo's config/).
     #[arg(long, global = true)]
@@ -65,6 +80,7 @@ pub fn pbrain_main() -> ExitCode {
         eprintln!("pbrain-hoshi: {e}");
         return ExitCode::from(2);
     }
+    log::info!("pbrain-hoshi {VERSION}");
     match &path {
         Some(p) => log::info!("config: {}", p.display()),
         None => log::info!("config: built-in defaults"),
