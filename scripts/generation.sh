@@ -21,47 +21,22 @@
 # quick look scores within it of an even game, `selfplay --opening-balance`).
 # The defaults are how hoshi-p32-g7 was made; networks/README.md gives the one-liner that made
 # each later network (hoshi-p32-g12: GAMES=2000 BALANCE=0.2).
+# The steps' command lines live in scripts/generation-steps.sh, shared with scripts/slurm/, which
+# runs the same generation on a Slurm cluster (many self-play workers, see scripts/slurm/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/generation-steps.sh
 gen=${1:?generation number}
 previous=${2:?previous network}
 root=${3:-generations}
-games=${GAMES:-2500}
-nodes=${NODES:-800}
-steps=${STEPS:-4000}
-lr=${LR:-7e-4}
-window=${WINDOW:-3}
-gate_games=${GATE_GAMES:-400}
-gate_nodes=${GATE_NODES:-1600}
-bin=${BIN:-target/release/pbrain-hoshi}
-balance=()
-if [[ -n "${BALANCE:-}" ]]; then balance=(--opening-balance "$BALANCE"); fi
-export RUST_LOG=${RUST_LOG:-info}
+gen_settings
 mkdir -p "$root"
 
-rules=freestyle,renju,renju,freestyle,standard,caro
-sizes=15x15,15x15,15x15,20x20,12x12
 echo "generation $gen: self-play with $previous ($games games x 2 workers, $nodes playouts a move)" >&2
 for w in 1 2; do
-  "$bin" selfplay --out "$root/gen$gen" --games "$games" --worker "$w" --player "$previous" \
-    --movetime 0 --nodes "$nodes" --rule "$rules" --size "$sizes" --games-per-shard 250 \
-    --seed "$((gen * 100 + w))" --threads 1 "${balance[@]}" >"$root/selfplay-gen$gen-$w.log" 2>&1 &
+  gen_selfplay "$gen" "$previous" "$root" "$w" >"$root/selfplay-gen$gen-$w.log" 2>&1 &
 done
 wait
 
-data=()
-for ((g = gen - window + 1; g <= gen; g++)); do
-  [[ -d "$root/gen$g" ]] || continue
-  if ((g == gen)); then data+=(--data "$root/gen$g:2"); else data+=(--data "$root/gen$g"); fi
-done
-echo "generation $gen: training on ${data[*]}" >&2
-"$bin" train --kind pattern "${data[@]}" --init "$previous" --out "$root/ckpt-gen$gen" \
-  --steps "$steps" --batch 256 --lr "$lr" --lr-final 3e-5 --log-every 200 \
-  --checkpoint-every 1000 --torch-threads 2 --resume 2>&1 | tee -a "$root/train-gen$gen.log" >&2
-newest=$(ls "$root/ckpt-gen$gen"/ckpt-*.safetensors | sort | tail -n 1)
-newest=${newest%.safetensors}
-
-echo "generation $gen: gate $newest against $previous" >&2
-"$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime 0 \
-  --nodes "$gate_nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs 2 --threads 1 |
-  tee "$root/gate-gen$gen.txt"
+gen_train "$gen" "$previous" "$root" 2
+gen_gate "$gen" "$previous" "$root" 2

@@ -1,0 +1,78 @@
+# shellcheck shell=bash
+# The steps of one generation of the pattern net's self-play loop, as shell functions. Sourced
+# (never run) by scripts/generation.sh, which runs a generation on one machine, and by the batch
+# scripts of scripts/slurm/, which run it on a Slurm cluster: both run these same command lines.
+# Paths are relative to the repository root, the callers' working directory.
+#
+#   gen_settings                            the knobs from the environment (below), as variables
+#   gen_selfplay GEN PREVIOUS ROOT WORKER   one self-play worker's games into ROOT/genGEN
+#   gen_train GEN PREVIOUS ROOT THREADS     training into ROOT/ckpt-genGEN (log: ROOT/train-genGEN.log)
+#   gen_newest_checkpoint GEN ROOT          prints the newest checkpoint of ROOT/ckpt-genGEN
+#   gen_gate GEN PREVIOUS ROOT JOBS         the gate match, its result into ROOT/gate-genGEN.txt
+#
+# Environment (read by gen_settings): GAMES (default 2500 per worker), NODES (800), STEPS (4000),
+# LR (7e-4, decaying to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN
+# (target/release/pbrain-hoshi), BALANCE (unset: every random opening; a margin such as 0.2:
+# `selfplay --opening-balance`). The callers run with `set -euo pipefail`.
+
+gen_settings() {
+  games=${GAMES:-2500}
+  nodes=${NODES:-800}
+  steps=${STEPS:-4000}
+  lr=${LR:-7e-4}
+  window=${WINDOW:-3}
+  gate_games=${GATE_GAMES:-400}
+  gate_nodes=${GATE_NODES:-1600}
+  bin=${BIN:-target/release/pbrain-hoshi}
+  balance=()
+  if [[ -n "${BALANCE:-}" ]]; then balance=(--opening-balance "$BALANCE"); fi
+  export RUST_LOG=${RUST_LOG:-info}
+}
+
+# One worker: GAMES games with the MCTS over PREVIOUS at every leaf (NODES playouts a move, root
+# noise, temperature on the first moves, the threat solver), rules and sizes mixed, one thread.
+# Its shards are ROOT/genGEN/WORKER-<n>.hsp; run again, it plays only the missing games.
+gen_selfplay() {
+  local gen=$1 previous=$2 root=$3 w=$4
+  local rules=freestyle,renju,renju,freestyle,standard,caro
+  local sizes=15x15,15x15,15x15,20x20,12x12
+  "$bin" selfplay --out "$root/gen$gen" --games "$games" --worker "$w" --player "$previous" \
+    --movetime 0 --nodes "$nodes" --rule "$rules" --size "$sizes" --games-per-shard 250 \
+    --seed "$((gen * 100 + w))" --threads 1 "${balance[@]}"
+}
+
+# A pattern net from PREVIOUS's weights on a window of the last WINDOW generations found in ROOT
+# (the newest counted twice), STEPS steps; resumes from its newest checkpoint.
+gen_train() {
+  local gen=$1 previous=$2 root=$3 threads=$4
+  local data=() g
+  for ((g = gen - window + 1; g <= gen; g++)); do
+    [[ -d "$root/gen$g" ]] || continue
+    if ((g == gen)); then data+=(--data "$root/gen$g:2"); else data+=(--data "$root/gen$g"); fi
+  done
+  echo "generation $gen: training on ${data[*]}" >&2
+  "$bin" train --kind pattern "${data[@]}" --init "$previous" --out "$root/ckpt-gen$gen" \
+    --steps "$steps" --batch 256 --lr "$lr" --lr-final 3e-5 --log-every 200 \
+    --checkpoint-every 1000 --torch-threads "$threads" --resume 2>&1 |
+    tee -a "$root/train-gen$gen.log" >&2
+}
+
+# The newest checkpoint of ROOT/ckpt-genGEN, without its .safetensors.
+gen_newest_checkpoint() {
+  local gen=$1 root=$2 newest
+  newest=$(ls "$root/ckpt-gen$gen"/ckpt-*.safetensors | sort | tail -n 1) || return
+  echo "${newest%.safetensors}"
+}
+
+# The new net against PREVIOUS: GATE_GAMES games at GATE_NODES playouts a move (freestyle and
+# renju, 15x15; fixed playouts, so the result does not depend on what else the machine runs),
+# JOBS games at a time, the result on stdout and in ROOT/gate-genGEN.txt.
+gen_gate() {
+  local gen=$1 previous=$2 root=$3 jobs=$4 newest
+  newest=$(gen_newest_checkpoint "$gen" "$root")
+  echo "generation $gen: gate $newest against $previous" >&2
+  "$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime 0 \
+    --nodes "$gate_nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs "$jobs" \
+    --threads 1 |
+    tee "$root/gate-gen$gen.txt"
+}
