@@ -8,6 +8,7 @@ use clap::Args;
 use super::games::{parse_variants, GameArgs};
 use super::players::PlayerSpec;
 use crate::config::Config;
+use crate::train::game_play::PlayoutCap;
 use crate::train::{run_selfplay, PlayOptions, SelfplayConfig, TrainError};
 
 /// `selfplay`: one worker's games, appended to `<out>/<worker>-<n>.hsp`.
@@ -44,6 +45,24 @@ pub struct SelfplayArgs {
     /// balanced opening.
     #[arg(long)]
     pub opening_balance: Option<f32>,
+    /// Playout cap randomization: the share of moves searched in full (with root noise) and
+    /// recorded as training samples; the others get a cheap search of --cheap-nodes playouts
+    /// without noise and are not recorded. Default 1: every move is a full search.
+    #[arg(long, default_value_t = 1.0)]
+    pub full_share: f64,
+    /// Playouts of a cheap search (with --full-share below 1; default: a quarter of --nodes).
+    #[arg(long)]
+    pub cheap_nodes: Option<u64>,
+    /// A cheap search's time limit in ms (0: --movetime's). The deadline also bounds the root
+    /// solver's VCT (a tenth of it; none under 5 ms), which otherwise costs a cheap search
+    /// about as much as its playouts.
+    #[arg(long, default_value_t = 40)]
+    pub cheap_movetime: u64,
+    /// Policy target pruning: root moves with at most this many visits (noise-driven
+    /// exploration) leave a tree search's policy target; the most visited move stays. Default
+    /// 0: the visit distribution as it is.
+    #[arg(long, default_value_t = 0)]
+    pub prune_visits: u32,
     /// Games per shard file before a new one is opened.
     #[arg(long, default_value_t = 1000)]
     pub games_per_shard: usize,
@@ -57,6 +76,21 @@ pub fn run(args: &SelfplayArgs, config: &Config, out: &mut dyn Write) -> Result<
         Some(path) => PlayerSpec::Network(path.clone()),
         None => PlayerSpec::parse(&args.player),
     };
+    let playout_cap = if args.full_share != 1.0 {
+        let cheap_nodes = args
+            .cheap_nodes
+            .or(args.game.nodes.map(|n| (n / 4).max(1)))
+            .ok_or_else(|| {
+                TrainError::Config("--full-share below 1 needs --cheap-nodes or --nodes".into())
+            })?;
+        Some(PlayoutCap {
+            full_share: args.full_share,
+            cheap_nodes,
+            cheap_movetime_ms: args.cheap_movetime,
+        })
+    } else {
+        None
+    };
     let config_sp = SelfplayConfig {
         out_dir: args.out.clone(),
         worker: args.worker.clone(),
@@ -67,6 +101,8 @@ pub fn run(args: &SelfplayArgs, config: &Config, out: &mut dyn Write) -> Result<
             temperature: args.temperature,
             temperature_top: args.temperature_top,
             policy_target: spec.policy_target(),
+            playout_cap,
+            prune_visits: args.prune_visits,
             ..args.game.play_options()
         },
         opening: args.game.opening(),
@@ -79,11 +115,20 @@ pub fn run(args: &SelfplayArgs, config: &Config, out: &mut dyn Write) -> Result<
     let factory = |c: &SelfplayConfig, seed: u64| spec.build(&setup, c.exploration_noise, seed);
     let report = run_selfplay(&config_sp, &factory, &AtomicBool::new(false))?;
     let [black, white, draws] = report.results;
+    let per_hour = |n: usize| n as f64 * 3600.0 / report.seconds.max(1e-9);
     writeln!(
         out,
         "selfplay {}: {} games played ({} already there), {} positions; black won {black}, \
-         white won {white}, drawn {draws}",
-        config_sp.worker, report.games_played, report.games_before, report.positions,
+         white won {white}, drawn {draws}; {:.0} s: {:.0} games, {:.0} positions, {:.0} searched \
+         moves per hour",
+        config_sp.worker,
+        report.games_played,
+        report.games_before,
+        report.positions,
+        report.seconds,
+        per_hour(report.games_played),
+        per_hour(report.positions),
+        per_hour(report.moves_searched),
     )
     .map_err(TrainError::io("stdout"))
 }

@@ -10,8 +10,12 @@ use crate::train::TrainError;
 #[cfg(feature = "torch")]
 use {
     crate::nn::{parse_device, Arch, ModelKind, Network},
+    crate::train::dataset::TrainingSet,
     crate::train::optim::{OptimizerKind, OptimizerSettings},
-    crate::train::trainer::{latest_checkpoint, train as run_training, DataSource, TrainConfig},
+    crate::train::records::read_dir,
+    crate::train::trainer::{
+        holdout_losses, latest_checkpoint, train as run_training, DataSource, TrainConfig,
+    },
     std::sync::atomic::AtomicBool,
     tch::Device,
 };
@@ -79,6 +83,15 @@ pub struct TrainArgs {
     /// Weight of the value loss against the policy loss.
     #[arg(long, default_value_t = 1.0)]
     pub value_weight: f64,
+    /// Value target = (1 - W) x the game's result + W x the root search's W/D/L, for positions
+    /// whose shard recorded it (format version 2; older shards keep the result). 0 to 1; default
+    /// 0 (the result alone), or a resumed checkpoint's.
+    #[arg(long)]
+    pub value_mix: Option<f64>,
+    /// After training, report the final network's policy and value losses over every position
+    /// of this folder of shards once (held-out games; the value against the game's result).
+    #[arg(long)]
+    pub holdout: Option<PathBuf>,
     /// Train without random symmetries.
     #[arg(long)]
     pub no_augment: bool,
@@ -174,6 +187,7 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         log_every: args.log_every,
         augment: !args.no_augment,
         value_weight: args.value_weight,
+        value_mix: args.value_mix.or(prev.map(|s| s.value_mix)).unwrap_or(0.0),
         device: device(&args.device)?,
         lr_final: args.lr_final.or(prev.and_then(|s| s.lr_final)),
     };
@@ -192,5 +206,26 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "none".into())
     )
-    .map_err(TrainError::io("stdout"))
+    .map_err(TrainError::io("stdout"))?;
+    if let (Some(dir), Some(ckpt)) = (&args.holdout, &report.checkpoint) {
+        let set = TrainingSet::new(read_dir(dir)?);
+        if set.is_empty() {
+            return Err(TrainError::Config(format!(
+                "no positions to hold out in {}",
+                dir.display()
+            )));
+        }
+        let net = Network::load(ckpt, config.device)?;
+        let (policy, value) = holdout_losses(&net, &set, 512);
+        writeln!(
+            out,
+            "held out {} ({} games, {} positions): policy loss {policy:.4}, value loss {value:.4} \
+             (against the results)",
+            dir.display(),
+            set.games(),
+            set.len()
+        )
+        .map_err(TrainError::io("stdout"))?;
+    }
+    Ok(())
 }

@@ -5,8 +5,13 @@
 //! rectangle), and pads every board to the largest width and height in the batch: the padding
 //! is 0 in every plane, the on-board mask plane included, so the net ignores it (see
 //! [`crate::nn::features`]), and the policy target is 0 there.
+//!
+//! The value target is a W/D/L distribution for the side to move: the game's result, or with a
+//! value mix `w` (see [`TrainingSet::with_value_mix`]) `(1 - w) x result + w x the root search's
+//! W/D/L` for positions whose record holds a search value (shards of version 1 hold none: their
+//! target stays the result).
 use rand::Rng;
-use tch::{Kind, Tensor};
+use tch::Tensor;
 
 use crate::game::{Board, Point};
 use crate::nn::features::encoded_len;
@@ -24,7 +29,8 @@ pub struct Batch {
     pub inputs: Tensor,
     /// `[B, H * W]` f32; each row sums to 1.
     pub policy: Tensor,
-    /// `[B]` i64: 0 win, 1 draw, 2 loss for the side to move.
+    /// `[B, 3]` f32: the value target, win/draw/loss probabilities for the side to move (each
+    /// row sums to 1; without a value mix, the game's result as a one-hot row).
     pub wdl: Tensor,
     /// The padded width and height.
     pub width: usize,
@@ -36,6 +42,8 @@ pub struct TrainingSet {
     games: Vec<GameRecord>,
     /// `(game, ply)` of every sample.
     samples: Vec<(u32, u32)>,
+    /// Share of the search value in the value target (0: the result alone).
+    value_mix: f32,
 }
 
 impl TrainingSet {
@@ -74,7 +82,27 @@ impl TrainingSet {
         TrainingSet {
             games: kept,
             samples,
+            value_mix: 0.0,
         }
+    }
+
+    /// Value targets `(1 - mix) x result + mix x search value` where a position has a search
+    /// value (clamped to 0..=1; 0, the default, learns the result alone).
+    pub fn with_value_mix(mut self, mix: f64) -> TrainingSet {
+        self.value_mix = mix.clamp(0.0, 1.0) as f32;
+        self
+    }
+
+    /// Samples whose record holds a search value.
+    pub fn samples_with_value(&self) -> usize {
+        self.samples
+            .iter()
+            .filter(|&&(g, ply)| {
+                self.games[g as usize].positions[ply as usize]
+                    .value
+                    .is_some()
+            })
+            .count()
     }
 
     pub fn games(&self) -> usize {
@@ -111,12 +139,30 @@ impl TrainingSet {
         let picks: Vec<(u32, u32)> = (0..size)
             .map(|_| self.samples[rng.gen_range(0..self.samples.len())])
             .collect();
-        let (width, height) = self.padded_size(&picks);
+        self.pattern_batch_of(&picks)
+    }
+
+    /// The samples `range` in their order (no symmetries), e.g. to go once through held-out
+    /// games. Panics on a range past the end or an empty one.
+    pub fn batch_in_order(&self, kind: ModelKind, range: std::ops::Range<usize>) -> Batch {
+        let picks = &self.samples[range];
+        assert!(!picks.is_empty(), "an empty range of samples");
+        match kind {
+            ModelKind::Resnet => {
+                self.batch_of(picks, false, &mut rand::rngs::mock::StepRng::new(0, 1))
+            }
+            ModelKind::Pattern => self.pattern_batch_of(picks),
+        }
+    }
+
+    fn pattern_batch_of(&self, picks: &[(u32, u32)]) -> Batch {
+        let size = picks.len();
+        let (width, height) = self.padded_size(picks);
         let area = width * height;
         let plane_len = pattern::INPUT_PLANES * area;
         let mut inputs = vec![0i64; size * plane_len];
         let mut policy = vec![0.0f32; size * area];
-        let mut wdl = Vec::with_capacity(size);
+        let mut wdl = Vec::with_capacity(size * 3);
         for (i, &(g, ply)) in picks.iter().enumerate() {
             let game = &self.games[g as usize];
             let board = position(game, ply as usize);
@@ -127,13 +173,13 @@ impl TrainingSet {
                 &mut inputs[i * plane_len..(i + 1) * plane_len],
             );
             let row = &mut policy[i * area..(i + 1) * area];
-            wdl.push(targets(game, ply, &board, Symmetry::IDENTITY, width, row));
+            wdl.extend(self.targets(game, ply, &board, Symmetry::IDENTITY, width, row));
         }
         let (b, w, h) = (size as i64, width as i64, height as i64);
         Batch {
             inputs: Tensor::from_slice(&inputs).view([b, pattern::INPUT_PLANES as i64, h, w]),
             policy: Tensor::from_slice(&policy).view([b, h * w]),
-            wdl: Tensor::from_slice(&wdl).to_kind(Kind::Int64),
+            wdl: Tensor::from_slice(&wdl).view([b, 3]),
             width,
             height,
         }
@@ -154,12 +200,17 @@ impl TrainingSet {
         let picks: Vec<(u32, u32)> = (0..size)
             .map(|_| self.samples[rng.gen_range(0..self.samples.len())])
             .collect();
-        let (width, height) = self.padded_size(&picks);
+        self.batch_of(&picks, augment, rng)
+    }
+
+    fn batch_of<R: Rng>(&self, picks: &[(u32, u32)], augment: bool, rng: &mut R) -> Batch {
+        let size = picks.len();
+        let (width, height) = self.padded_size(picks);
         let plane_len = encoded_len(width, height);
         let area = width * height;
         let mut inputs = vec![0.0f32; size * plane_len];
         let mut policy = vec![0.0f32; size * area];
-        let mut wdl = Vec::with_capacity(size);
+        let mut wdl = Vec::with_capacity(size * 3);
         for (i, &(g, ply)) in picks.iter().enumerate() {
             let game = &self.games[g as usize];
             let (w, h) = (game.width, game.height);
@@ -177,36 +228,60 @@ impl TrainingSet {
                 &mut inputs[i * plane_len..(i + 1) * plane_len],
             );
             let row = &mut policy[i * area..(i + 1) * area];
-            wdl.push(targets(game, ply, &board, sym, width, row));
+            wdl.extend(self.targets(game, ply, &board, sym, width, row));
         }
         let (b, w, h) = (size as i64, width as i64, height as i64);
         Batch {
             inputs: Tensor::from_slice(&inputs).view([b, INPUT_PLANES as i64, h, w]),
             policy: Tensor::from_slice(&policy).view([b, h * w]),
-            wdl: Tensor::from_slice(&wdl).to_kind(Kind::Int64),
+            wdl: Tensor::from_slice(&wdl).view([b, 3]),
             width,
             height,
         }
     }
 }
 
-/// Writes the policy target of `game`'s position `ply` (shown under `sym`) into `row`, a padded
-/// board `width` wide, and returns the value target: the result for `board`'s side to move.
-fn targets(
-    game: &GameRecord,
-    ply: u32,
-    board: &Board,
-    sym: Symmetry,
-    width: usize,
-    row: &mut [f32],
-) -> i64 {
-    for &(p, f) in &game.positions[ply as usize].policy {
-        let (x, y) = sym.apply(p.x as usize, p.y as usize, game.width, game.height);
-        row[y * width + x] += f;
+impl TrainingSet {
+    /// Writes the policy target of `game`'s position `ply` (shown under `sym`) into `row`, a
+    /// padded board `width` wide, and returns the value target (see the module docs).
+    fn targets(
+        &self,
+        game: &GameRecord,
+        ply: u32,
+        board: &Board,
+        sym: Symmetry,
+        width: usize,
+        row: &mut [f32],
+    ) -> [f32; 3] {
+        let pos = &game.positions[ply as usize];
+        for &(p, f) in &pos.policy {
+            let (x, y) = sym.apply(p.x as usize, p.y as usize, game.width, game.height);
+            row[y * width + x] += f;
+        }
+        let total: f32 = row.iter().sum();
+        row.iter_mut().for_each(|v| *v /= total);
+        value_target(
+            game.result.wdl_index(board.side_to_move()),
+            pos.value,
+            self.value_mix,
+        )
     }
-    let total: f32 = row.iter().sum();
-    row.iter_mut().for_each(|v| *v /= total);
-    game.result.wdl_index(board.side_to_move()) as i64
+}
+
+/// `(1 - mix) x` the one-hot result (`result`: 0 win, 1 draw, 2 loss) `+ mix x search`, or the
+/// result alone without a search value.
+pub fn value_target(result: usize, search: Option<[f32; 3]>, mix: f32) -> [f32; 3] {
+    let mut target = [0.0f32; 3];
+    target[result] = 1.0;
+    if let Some(search) = search.filter(|_| mix > 0.0) {
+        let total: f32 = search.iter().sum();
+        if total > 0.0 && total.is_finite() {
+            for (t, v) in target.iter_mut().zip(search) {
+                *t = (1.0 - mix) * *t + mix * v / total;
+            }
+        }
+    }
+    target
 }
 
 /// The board before move `ply` of `game` (the game was checked by [`clean_game`]).
@@ -251,6 +326,7 @@ mod tests {
         let searched = |m: Point, target: Point| PositionRecord {
             mv: m,
             policy: vec![(target, 1.0)],
+            value: Some([0.2, 0.2, 0.6]),
         };
         GameRecord {
             rule: Rule::Standard,
@@ -258,10 +334,7 @@ mod tests {
             height: h,
             result,
             positions: vec![
-                PositionRecord {
-                    mv: mv(2, 2),
-                    policy: Vec::new(),
-                },
+                PositionRecord::unsearched(mv(2, 2)),
                 // White to move; the search liked (1, 0).
                 searched(mv(3, 3), mv(1, 0)),
                 // Black to move; liked (4, 1).
@@ -306,12 +379,15 @@ mod tests {
             assert_eq!(b.inputs.size(), vec![4, INPUT_PLANES as i64, 7, 7]);
             let inputs = Vec::<f32>::try_from(b.inputs.view([-1])).unwrap();
             let policy = Vec::<f32>::try_from(b.policy.view([-1])).unwrap();
-            let wdl = Vec::<i64>::try_from(b.wdl.view([-1])).unwrap();
+            let wdl = Vec::<f32>::try_from(b.wdl.view([-1])).unwrap();
             for i in 0..4 {
                 let planes = &inputs[i * 16 * 49..(i + 1) * 16 * 49];
                 let black_to_move = planes[plane::BLACK_TO_MOVE * 49] == 1.0;
                 // Black won: a win for black to move, a loss for white to move.
-                assert_eq!(wdl[i], if black_to_move { 0 } else { 2 });
+                let hot = if black_to_move { 0 } else { 2 };
+                for k in 0..3 {
+                    assert_eq!(wdl[i * 3 + k], if k == hot { 1.0 } else { 0.0 });
+                }
                 let row = &policy[i * 49..(i + 1) * 49];
                 assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-6);
                 let target = row.iter().position(|&v| v == 1.0).unwrap();
@@ -333,6 +409,47 @@ mod tests {
                 .unwrap();
             assert!(target == 7 + 4 || target == 1, "{target}");
         }
+    }
+
+    #[test]
+    fn a_value_mix_blends_the_search_value_into_the_result() {
+        assert_eq!(value_target(0, Some([0.2, 0.2, 0.6]), 0.0), [1.0, 0.0, 0.0]);
+        assert_eq!(value_target(2, None, 0.5), [0.0, 0.0, 1.0]);
+        let t = value_target(0, Some([0.2, 0.2, 0.6]), 0.5);
+        for (a, b) in t.iter().zip([0.6, 0.1, 0.3]) {
+            assert!((a - b).abs() < 1e-6, "{t:?}");
+        }
+        // In batches: black won; the search said 0.2/0.2/0.6 for the side to move.
+        let set = TrainingSet::new(vec![game(7, 7, GameResult::BlackWin)]).with_value_mix(0.5);
+        assert_eq!(set.samples_with_value(), 2);
+        let b = set.batch(16, true, &mut StdRng::seed_from_u64(2));
+        let inputs = Vec::<f32>::try_from(b.inputs.view([-1])).unwrap();
+        let wdl = Vec::<f32>::try_from(b.wdl.view([-1])).unwrap();
+        for i in 0..16 {
+            let black_to_move = inputs[i * 16 * 49 + plane::BLACK_TO_MOVE * 49] == 1.0;
+            let want = if black_to_move {
+                [0.6, 0.1, 0.3]
+            } else {
+                [0.1, 0.1, 0.8]
+            };
+            for k in 0..3 {
+                assert!(
+                    (wdl[i * 3 + k] - want[k]).abs() < 1e-6,
+                    "{:?}",
+                    &wdl[i * 3..]
+                );
+            }
+        }
+        // The pattern net's batches carry the same targets; a version 1 record's (no search
+        // value) stay the result.
+        let mut old = game(7, 7, GameResult::BlackWin);
+        old.positions.iter_mut().for_each(|p| p.value = None);
+        let set = TrainingSet::new(vec![old]).with_value_mix(0.5);
+        assert_eq!(set.samples_with_value(), 0);
+        let b = set.pattern_batch(8, &mut StdRng::seed_from_u64(2));
+        let wdl = Vec::<f32>::try_from(b.wdl.view([-1])).unwrap();
+        assert!(wdl.iter().all(|&v| v == 0.0 || v == 1.0));
+        assert_eq!(wdl.iter().sum::<f32>(), 8.0);
     }
 
     #[test]

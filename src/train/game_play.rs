@@ -1,11 +1,16 @@
 //! One game between thinkers (or one thinker against itself) from a given opening, recorded
-//! move by move with the search's move distribution as the policy target.
+//! move by move with the search's move distribution as the policy target and the search's
+//! value next to it.
+//!
+//! Playout cap randomization (KataGo; [`PlayoutCap`]): in self-play only a random share of the
+//! moves gets the full search, by the thinker with exploration noise, and becomes a training
+//! sample; the others get a cheap search by a thinker without noise and only advance the game.
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::Rng;
 
 use crate::game::{Board, Color, MoveOutcome, Point};
-use crate::search::{Limits, ThinkRequest, ThinkResult, Thinker};
+use crate::search::{Eval, Limits, ThinkRequest, ThinkResult, Thinker};
 
 use super::error::TrainError;
 use super::records::{GameRecord, GameResult, PositionRecord};
@@ -14,6 +19,12 @@ use super::records::{GameRecord, GameResult, PositionRecord};
 pub enum Seats<'a> {
     /// One thinker plays both colours (self-play).
     SelfPlay(&'a mut dyn Thinker),
+    /// Self-play with playout cap randomization: `full` (with exploration noise) searches the
+    /// recorded moves, `cheap` (without) the others.
+    SelfPlayCapped {
+        full: &'a mut dyn Thinker,
+        cheap: &'a mut dyn Thinker,
+    },
     Match {
         black: &'a mut dyn Thinker,
         white: &'a mut dyn Thinker,
@@ -21,9 +32,12 @@ pub enum Seats<'a> {
 }
 
 impl Seats<'_> {
-    fn for_color(&mut self, color: Color) -> &mut dyn Thinker {
+    /// Who searches `color`'s move; `full`: whether it is a full (recorded) search.
+    fn for_color(&mut self, color: Color, full: bool) -> &mut dyn Thinker {
         match self {
             Seats::SelfPlay(t) => &mut **t,
+            Seats::SelfPlayCapped { full: t, .. } if full => &mut **t,
+            Seats::SelfPlayCapped { cheap, .. } => &mut **cheap,
             Seats::Match { black, .. } if color == Color::Black => &mut **black,
             Seats::Match { white, .. } => &mut **white,
         }
@@ -32,6 +46,10 @@ impl Seats<'_> {
     fn clear(&mut self) {
         match self {
             Seats::SelfPlay(t) => t.clear(),
+            Seats::SelfPlayCapped { full, cheap } => {
+                full.clear();
+                cheap.clear();
+            }
             Seats::Match { black, white } => {
                 black.clear();
                 white.clear();
@@ -61,6 +79,27 @@ pub struct PlayOptions {
     pub policy_target: PolicyTarget,
     /// Declare a draw after this many stones (None: play until the board is full).
     pub max_moves: Option<usize>,
+    /// Playout cap randomization (None: every move is a full, recorded search).
+    pub playout_cap: Option<PlayoutCap>,
+    /// Policy target pruning for [`PolicyTarget::Visits`]: root moves with at most this many
+    /// visits leave the target (the most visited move always stays), so that the visits that
+    /// root noise forced onto weak moves are not learnt as policy. 0: the visits as they are.
+    pub prune_visits: u32,
+}
+
+/// Playout cap randomization: each move is a full search with probability `full_share`
+/// (recorded as a training sample), otherwise a cheap one of `cheap_nodes` playouts, not
+/// recorded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutCap {
+    pub full_share: f64,
+    pub cheap_nodes: u64,
+    /// A cheap search's time limit in milliseconds (0: the full searches' own). A deadline also
+    /// bounds the engine's root solver: its VCT gets a tenth of the time and none under 5 ms
+    /// (`search::solving`), where without one it may take up to 500 ms (in self-play with the
+    /// pattern net, on average about as long as 400 playouts, whatever the playout limit); so a
+    /// short deadline is what makes a cheap search cheap.
+    pub cheap_movetime_ms: u64,
 }
 
 impl Default for PlayOptions {
@@ -74,6 +113,8 @@ impl Default for PlayOptions {
             temperature_top: 5,
             policy_target: PolicyTarget::RankedShares,
             max_moves: None,
+            playout_cap: None,
+            prune_visits: 0,
         }
     }
 }
@@ -96,17 +137,44 @@ impl PlayOptions {
                 self.temperature
             )));
         }
+        if let Some(cap) = self.playout_cap {
+            if !(cap.full_share > 0.0 && cap.full_share <= 1.0) {
+                return Err(TrainError::Config(format!(
+                    "full-search share {} (expected above 0, at most 1)",
+                    cap.full_share
+                )));
+            }
+            if cap.cheap_nodes == 0 {
+                return Err(TrainError::Config(
+                    "a cheap search needs at least 1 playout".into(),
+                ));
+            }
+        }
         Ok(())
     }
 
-    fn limits(&self) -> Limits {
-        let mut limits = if self.movetime_ms > 0 {
-            Limits::movetime(self.movetime_ms, self.threads.max(1))
+    /// The limits of a full search, or of a cheap one.
+    fn limits(&self, full: bool) -> Limits {
+        let movetime = match self.playout_cap {
+            Some(cap) if !full && cap.cheap_movetime_ms > 0 => cap.cheap_movetime_ms,
+            _ => self.movetime_ms,
+        };
+        let mut limits = if movetime > 0 {
+            Limits::movetime(movetime, self.threads.max(1))
         } else {
             Limits::infinite(self.threads.max(1))
         };
-        limits.max_nodes = self.max_nodes;
+        limits.max_nodes = match self.playout_cap {
+            Some(cap) if !full => Some(cap.cheap_nodes),
+            _ => self.max_nodes,
+        };
         limits
+    }
+
+    /// Whether the next move gets a full search (draws from `rng` only under a playout cap).
+    fn draw_full<R: Rng>(&self, rng: &mut R) -> bool {
+        self.playout_cap
+            .is_none_or(|cap| cap.full_share >= 1.0 || rng.gen::<f64>() < cap.full_share)
     }
 }
 
@@ -148,6 +216,28 @@ pub fn policy_target(result: &ThinkResult, kind: PolicyTarget) -> Vec<(Point, f3
             .collect()
     } else {
         best_alone()
+    }
+}
+
+/// The root visits without the moves of at most `at_most` visits, the most visited move kept
+/// whatever its count (see [`PlayOptions::prune_visits`]).
+pub fn pruned_visits(visits: &[(Point, u32)], at_most: u32) -> Vec<(Point, u32)> {
+    let top = visits.iter().map(|v| v.1).max().unwrap_or(0);
+    visits
+        .iter()
+        .copied()
+        .filter(|&(_, n)| n > at_most || n == top)
+        .collect()
+}
+
+/// The search's verdict as win/draw/loss probabilities for the side to move (a proven result
+/// is certain).
+pub fn search_wdl(eval: &Eval) -> [f32; 3] {
+    match *eval {
+        Eval::Winrate { win, draw, loss } => [win, draw, loss],
+        Eval::Win(_) => [1.0, 0.0, 0.0],
+        Eval::Draw => [0.0, 1.0, 0.0],
+        Eval::Loss(_) => [0.0, 0.0, 1.0],
     }
 }
 
@@ -195,7 +285,9 @@ pub fn choose_move<R: Rng>(
 }
 
 /// Plays from `start` (its history is the opening, recorded without policy targets) to the end.
-/// Returns `None` when `stop` was raised before the game ended (the game is abandoned).
+/// A full search's position records its policy target and the search's value; a cheap one's
+/// (playout cap randomization) only its value. Returns `None` when `stop` was raised before the
+/// game ended (the game is abandoned).
 pub fn play_game<R: Rng>(
     start: Board,
     mut seats: Seats<'_>,
@@ -208,10 +300,7 @@ pub fn play_game<R: Rng>(
     let mut positions: Vec<PositionRecord> = start
         .history()
         .iter()
-        .map(|&mv| PositionRecord {
-            mv,
-            policy: Vec::new(),
-        })
+        .map(|&mv| PositionRecord::unsearched(mv))
         .collect();
     let mut board = start;
     let mut searched = 0;
@@ -223,11 +312,12 @@ pub fn play_game<R: Rng>(
             return Ok(None);
         }
         let me = board.side_to_move();
-        let thinker = seats.for_color(me);
+        let full = options.draw_full(rng);
+        let thinker = seats.for_color(me, full);
         let request = ThinkRequest {
             board: board.clone(),
             blocked: Vec::new(),
-            limits: options.limits(),
+            limits: options.limits(full),
         };
         let answer = thinker.think(&request, stop);
         if stop.load(Ordering::Relaxed) {
@@ -251,9 +341,19 @@ pub fn play_game<R: Rng>(
                 what: format!("{mv}, an occupied point"),
             });
         }
+        let policy = match full {
+            false => Vec::new(),
+            true if options.prune_visits > 0 => {
+                let mut pruned = answer.clone();
+                pruned.visits = pruned_visits(&answer.visits, options.prune_visits);
+                policy_target(&pruned, options.policy_target)
+            }
+            true => policy_target(&answer, options.policy_target),
+        };
         positions.push(PositionRecord {
             mv,
-            policy: policy_target(&answer, options.policy_target),
+            policy,
+            value: Some(search_wdl(&answer.info.eval)),
         });
         searched += 1;
         match board.play(mv)? {
@@ -439,6 +539,135 @@ mod tests {
         )
         .unwrap();
         assert!(abandoned.is_none());
+    }
+
+    /// The classical player, counting its searches and the node limits they were given.
+    struct Counting {
+        limits: Vec<Option<u64>>,
+    }
+
+    impl Thinker for Counting {
+        fn think(&mut self, request: &ThinkRequest, stop: &AtomicBool) -> ThinkResult {
+            self.limits.push(request.limits.max_nodes);
+            let mut result = ClassicalPlayer.think(request, stop);
+            result.info.eval = Eval::Winrate {
+                win: 0.6,
+                draw: 0.1,
+                loss: 0.3,
+            };
+            result
+        }
+        fn clear(&mut self) {}
+        fn name(&self) -> &str {
+            "counting"
+        }
+    }
+
+    #[test]
+    fn a_playout_cap_records_only_the_full_searches() {
+        let options = PlayOptions {
+            movetime_ms: 0,
+            max_nodes: Some(800),
+            playout_cap: Some(PlayoutCap {
+                full_share: 0.25,
+                cheap_nodes: 100,
+                cheap_movetime_ms: 0,
+            }),
+            ..PlayOptions::default()
+        };
+        let mut full = Counting { limits: Vec::new() };
+        let mut cheap = Counting { limits: Vec::new() };
+        let stop = AtomicBool::new(false);
+        let mut rng = StdRng::seed_from_u64(7);
+        let (mut samples, mut searched) = (0, 0);
+        for _ in 0..6 {
+            let start = Board::from_moves(15, 15, Rule::Freestyle, &[Point::new(7, 7)]).unwrap();
+            let record = play_game(
+                start,
+                Seats::SelfPlayCapped {
+                    full: &mut full,
+                    cheap: &mut cheap,
+                },
+                &options,
+                &mut rng,
+                &stop,
+            )
+            .unwrap()
+            .unwrap();
+            assert_eq!(
+                record.positions[0],
+                PositionRecord::unsearched(Point::new(7, 7))
+            );
+            samples += record.searched_positions();
+            searched += record.positions.len() - 1;
+            // Every searched move carries the search's value; only full ones a policy.
+            assert!(record.positions[1..].iter().all(|p| p.value.is_some()));
+        }
+        assert_eq!(samples, full.limits.len());
+        assert_eq!(searched, full.limits.len() + cheap.limits.len());
+        assert!(full.limits.iter().all(|&l| l == Some(800)));
+        assert!(cheap.limits.iter().all(|&l| l == Some(100)));
+        // A cheap search's own deadline; the full ones keep theirs (none here).
+        let timed = PlayOptions {
+            playout_cap: Some(PlayoutCap {
+                cheap_movetime_ms: 40,
+                ..options.playout_cap.unwrap()
+            }),
+            ..options.clone()
+        };
+        assert!(timed.limits(false).hard.is_some() && timed.limits(true).hard.is_none());
+        assert!(options.limits(false).hard.is_none());
+        let share = samples as f64 / searched as f64;
+        assert!((0.1..0.45).contains(&share), "{samples} of {searched}");
+
+        // Without a cap every move is a full search, and no random number is drawn for it.
+        let plain = PlayOptions {
+            playout_cap: None,
+            ..options.clone()
+        };
+        let mut a = StdRng::seed_from_u64(3);
+        let b = a.clone();
+        assert!(plain.draw_full(&mut a));
+        assert_eq!(a.gen::<u64>(), b.clone().gen::<u64>());
+        assert_eq!(plain.limits(true).max_nodes, Some(800));
+        // A cap of share 1 searches everything in full.
+        let all = PlayOptions {
+            playout_cap: Some(PlayoutCap {
+                full_share: 1.0,
+                cheap_nodes: 100,
+                cheap_movetime_ms: 0,
+            }),
+            ..options.clone()
+        };
+        assert!((0..100).all(|_| all.draw_full(&mut a)));
+        for bad in [0.0, 1.5, f64::NAN] {
+            let o = PlayOptions {
+                playout_cap: Some(PlayoutCap {
+                    full_share: bad,
+                    cheap_nodes: 100,
+                    cheap_movetime_ms: 0,
+                }),
+                ..options.clone()
+            };
+            assert!(o.validate().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn pruning_drops_the_rarely_visited_moves_but_never_the_best() {
+        let v = vec![
+            (Point::new(1, 1), 1),
+            (Point::new(2, 2), 700),
+            (Point::new(3, 3), 3),
+            (Point::new(4, 4), 96),
+        ];
+        assert_eq!(
+            pruned_visits(&v, 3),
+            vec![(Point::new(2, 2), 700), (Point::new(4, 4), 96)]
+        );
+        assert_eq!(pruned_visits(&v, 0), v);
+        assert_eq!(pruned_visits(&v, 1000), vec![(Point::new(2, 2), 700)]);
+        assert_eq!(search_wdl(&Eval::Loss(4)), [0.0, 0.0, 1.0]);
     }
 
     #[test]

@@ -4,11 +4,11 @@
 //! `<dir>/<worker-id>-<n>.hsp` (`n` = 1, 2, ...; a restarted worker opens the next `n`), and the
 //! trainer reads every `*.hsp` in a folder, whatever machine wrote it.
 //!
-//! ## Format, version 1 (all integers little-endian)
+//! ## Format, version 2 (all integers little-endian)
 //!
 //! ```text
 //! shard   = header game*
-//! header  = "HSPR" (4 bytes)  version: u16 = 1  flags: u16 = 0
+//! header  = "HSPR" (4 bytes)  version: u16 = 2  flags: u16 = 0
 //! game    = length: u32  body (length bytes)  crc: u32 (CRC-32/IEEE of body)
 //! body    = rule: u8 (INFO rule code: 0 freestyle, 1 standard, 4 renju, 8 caro, 9 caro5)
 //!           width: u8  height: u8
@@ -18,11 +18,19 @@
 //! position = x: u8  y: u8              the move played (black first, colours alternate)
 //!            entries: u16              0 = no policy target (e.g. a random opening stone)
 //!            (x: u8  y: u8  fraction: u16){entries}
+//!            value: u8                 0 = no search value; 1 = three u16 follow:
+//!            (win: u16  draw: u16  loss: u16)   the root search's W/D/L for the side to move
 //! ```
 //!
 //! A position's policy target is the search's visit distribution at that position, stored
 //! sparse: each entry's `fraction / 65535` is the share of the visits that went to that point
-//! (the entries sum to 1 up to rounding; entries that round to 0 are left out).
+//! (the entries sum to 1 up to rounding; entries that round to 0 are left out). Its search value
+//! is what the root search concluded about the position (a proven win is 1/0/0), each share
+//! `/ 65535`, normalised to sum to 1; the trainer can mix it into the value target next to the
+//! game's result.
+//!
+//! Version 1 is version 2 without the `value` byte: such shards still read, their positions
+//! without a search value (training then learns the result alone).
 //!
 //! The writer encodes a whole game and hands it to the OS with one `write_all`, so a killed
 //! worker loses at most the game it was playing, and at worst leaves a torn record at the end of
@@ -38,8 +46,10 @@ use super::error::TrainError;
 
 /// The first bytes of every shard.
 pub const SHARD_MAGIC: [u8; 4] = *b"HSPR";
-/// The format version this build writes and reads.
-pub const SHARD_VERSION: u16 = 1;
+/// The format version this build writes.
+pub const SHARD_VERSION: u16 = 2;
+/// The oldest format version this build still reads (no search values).
+pub const OLDEST_SHARD_VERSION: u16 = 1;
 /// Shard file extension.
 pub const SHARD_EXTENSION: &str = "hsp";
 
@@ -91,12 +101,41 @@ impl GameResult {
     }
 }
 
-/// One position of a game: the move played from it and the search's visit distribution.
+/// One position of a game: the move played from it, the search's visit distribution and the
+/// search's value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PositionRecord {
     pub mv: Point,
-    /// `(point, visit fraction)`; empty when the move was not searched (opening stones).
+    /// `(point, visit fraction)`; empty when the position is not a training sample (opening
+    /// stones, the cheap searches of playout cap randomization).
     pub policy: Vec<(Point, f32)>,
+    /// The root search's win/draw/loss probabilities for the side to move, summing to 1;
+    /// `None` when the move was not searched (opening stones) or the shard is of version 1.
+    /// The cheap searches of playout cap randomization record theirs too (no policy target).
+    pub value: Option<[f32; 3]>,
+}
+
+impl PositionRecord {
+    /// A position that is no training sample: the move alone.
+    pub fn unsearched(mv: Point) -> PositionRecord {
+        PositionRecord {
+            mv,
+            policy: Vec::new(),
+            value: None,
+        }
+    }
+}
+
+/// `wdl` as shares of 65535 summing to 65535 exactly (`None` when it has nothing positive).
+fn quantise_wdl(wdl: [f32; 3]) -> Option<[u16; 3]> {
+    let clean = wdl.map(|v| if v.is_finite() { v.max(0.0) } else { 0.0 });
+    let total: f32 = clean.iter().sum();
+    if total <= 0.0 || !total.is_finite() {
+        return None;
+    }
+    let win = (clean[0] / total * 65535.0).round().min(65535.0) as u16;
+    let draw = ((clean[1] / total * 65535.0).round() as u16).min(65535 - win);
+    Some([win, draw, 65535 - win - draw])
 }
 
 /// A finished game.
@@ -159,11 +198,21 @@ impl GameRecord {
                 out.push(p.y);
                 out.extend_from_slice(&q.to_le_bytes());
             }
+            match pos.value.and_then(quantise_wdl) {
+                None => out.push(0),
+                Some(wdl) => {
+                    out.push(1);
+                    for v in wdl {
+                        out.extend_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
         }
         Ok(())
     }
 
-    fn decode_body(body: &[u8]) -> Result<GameRecord, String> {
+    /// Decodes a body written in format `version` (1 or 2).
+    fn decode_body(body: &[u8], version: u16) -> Result<GameRecord, String> {
         let mut r = ByteReader { bytes: body, at: 0 };
         let code = r.u8()?;
         let rule = Rule::from_protocol(code as i64).ok_or(format!("rule code {code}"))?;
@@ -191,7 +240,22 @@ impl GameRecord {
                 }
                 policy.push((p, r.u16()? as f32 / 65535.0));
             }
-            positions.push(PositionRecord { mv, policy });
+            let value = match version {
+                1 => None,
+                _ => match r.u8()? {
+                    0 => None,
+                    1 => {
+                        let wdl = [r.u16()?, r.u16()?, r.u16()?];
+                        let total: u32 = wdl.iter().map(|&v| v as u32).sum();
+                        if total == 0 {
+                            return Err("a search value of 0/0/0".into());
+                        }
+                        Some(wdl.map(|v| v as f32 / total as f32))
+                    }
+                    flag => return Err(format!("search value flag {flag}")),
+                },
+            };
+            positions.push(PositionRecord { mv, policy, value });
         }
         if r.at != body.len() {
             return Err(format!("{} bytes after the last move", body.len() - r.at));
@@ -426,9 +490,9 @@ pub fn read_shard(path: &Path) -> Result<ShardContents, TrainError> {
         return Err(bad("not a shard (wrong magic)".into()));
     }
     let version = u16::from_le_bytes([bytes[4], bytes[5]]);
-    if version != SHARD_VERSION {
+    if !(OLDEST_SHARD_VERSION..=SHARD_VERSION).contains(&version) {
         return Err(bad(format!(
-            "format version {version}, this build reads {SHARD_VERSION}"
+            "format version {version}, this build reads {OLDEST_SHARD_VERSION} to {SHARD_VERSION}"
         )));
     }
     let mut games = Vec::new();
@@ -462,7 +526,7 @@ pub fn read_shard(path: &Path) -> Result<ShardContents, TrainError> {
             torn("checksum mismatch");
             break;
         }
-        let game = GameRecord::decode_body(body)
+        let game = GameRecord::decode_body(body, version)
             .map_err(|m| bad(format!("game {} at byte {at}: {m}", games.len())))?;
         games.push(game);
         at = end;
@@ -497,12 +561,16 @@ mod tests {
         let positions = (0..moves)
             .map(|i| {
                 let mv = Point::new((i % 9) as u8, ((i / 9 + seed as usize) % 9) as u8);
-                let policy = if i < 2 {
-                    Vec::new()
+                let (policy, value) = if i < 2 {
+                    (Vec::new(), None)
                 } else {
-                    vec![(mv, 0.75), (Point::new(8, 8), 0.25)]
+                    let win = (i % 5) as f32 / 5.0;
+                    (
+                        vec![(mv, 0.75), (Point::new(8, 8), 0.25)],
+                        (i % 3 != 0).then_some([win, 0.1, 0.9 - win]),
+                    )
                 };
-                PositionRecord { mv, policy }
+                PositionRecord { mv, policy, value }
             })
             .collect();
         GameRecord {
@@ -528,7 +596,84 @@ mod tests {
                 assert_eq!(e.0, f.0);
                 assert!((e.1 - f.1).abs() < 1e-4, "{} vs {}", e.1, f.1);
             }
+            assert_eq!(p.value.is_some(), q.value.is_some());
+            if let (Some(a), Some(b)) = (p.value, q.value) {
+                for (x, y) in a.iter().zip(&b) {
+                    assert!((x - y).abs() < 1e-4, "{a:?} vs {b:?}");
+                }
+            }
         }
+    }
+
+    /// `game` as a version 1 shard would hold it (no search values).
+    fn encode_v1(game: &GameRecord) -> Vec<u8> {
+        let mut body = vec![
+            game.rule.protocol_code() as u8,
+            game.width as u8,
+            game.height as u8,
+            game.result.code(),
+        ];
+        body.extend_from_slice(&(game.positions.len() as u16).to_le_bytes());
+        for pos in &game.positions {
+            body.extend_from_slice(&[pos.mv.x, pos.mv.y]);
+            body.extend_from_slice(&(pos.policy.len() as u16).to_le_bytes());
+            for &(p, f) in &pos.policy {
+                body.extend_from_slice(&[p.x, p.y]);
+                body.extend_from_slice(&((f * 65535.0).round() as u16).to_le_bytes());
+            }
+        }
+        let mut out = (body.len() as u32).to_le_bytes().to_vec();
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc32(&body).to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn version_1_shards_still_read_without_search_values() {
+        let dir = temp_dir("v1");
+        let games: Vec<GameRecord> = (0..3).map(|s| sample_game(s, 12)).collect();
+        let mut bytes = b"HSPR".to_vec();
+        bytes.extend_from_slice(&1u16.to_le_bytes());
+        bytes.extend_from_slice(&0u16.to_le_bytes());
+        for g in &games {
+            bytes.extend_from_slice(&encode_v1(g));
+        }
+        let path = dir.join("old-1.hsp");
+        std::fs::write(&path, &bytes).unwrap();
+        let read = read_shard(&path).unwrap();
+        assert_eq!(read.torn_bytes, 0);
+        assert_eq!(read.games.len(), 3);
+        for (a, b) in games.iter().zip(&read.games) {
+            let mut without = a.clone();
+            without.positions.iter_mut().for_each(|p| p.value = None);
+            assert_close(&without, b);
+        }
+        // A folder may mix old and new shards.
+        let mut w = ShardWriter::create_next(&dir, "new").unwrap();
+        w.append(&games[0]).unwrap();
+        let all = read_dir(&dir).unwrap();
+        assert_eq!(all.len(), 4);
+        assert!(all[0].positions.iter().any(|p| p.value.is_some()));
+        assert!(all[1..]
+            .iter()
+            .all(|g| g.positions.iter().all(|p| p.value.is_none())));
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn search_values_round_trip_normalised() {
+        let mut g = sample_game(1, 4);
+        g.positions[2].value = Some([2.0, 1.0, 1.0]);
+        g.positions[3].value = Some([0.0, 0.0, 0.0]); // nothing to store
+        let bytes = g.encode().unwrap();
+        let back = GameRecord::decode_body(&bytes[4..bytes.len() - 4], SHARD_VERSION).unwrap();
+        let v = back.positions[2].value.unwrap();
+        assert!((v[0] - 0.5).abs() < 1e-4 && (v[1] - 0.25).abs() < 1e-4);
+        assert!((v.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert_eq!(back.positions[3].value, None);
+        assert_eq!(back.positions[0].value, None);
+        assert_eq!(quantise_wdl([1.0, 0.0, 0.0]), Some([65535, 0, 0]));
+        assert_eq!(quantise_wdl([f32::NAN, 0.0, -1.0]), None);
     }
 
     #[test]
@@ -566,7 +711,7 @@ mod tests {
             (Point::new(3, 3), 0.0),
         ];
         let bytes = g.encode().unwrap();
-        let back = GameRecord::decode_body(&bytes[4..bytes.len() - 4]).unwrap();
+        let back = GameRecord::decode_body(&bytes[4..bytes.len() - 4], SHARD_VERSION).unwrap();
         let p = &back.positions[2].policy;
         assert_eq!(p.len(), 2);
         assert!((p[0].1 - 0.75).abs() < 1e-4 && (p[1].1 - 0.25).abs() < 1e-4);
@@ -656,7 +801,7 @@ mod tests {
         g.positions[1].mv = Point::new(20, 0);
         let mut body = Vec::new();
         g.encode_body(&mut body).unwrap();
-        let err = GameRecord::decode_body(&body).unwrap_err();
+        let err = GameRecord::decode_body(&body, SHARD_VERSION).unwrap_err();
         assert!(err.contains("off the 9x10 board"), "{err}");
         let mut g = sample_game(0, 3);
         g.width = 40;

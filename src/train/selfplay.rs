@@ -6,6 +6,10 @@
 //! and then plays the search's best move. Exploration noise is the thinker's own business: the
 //! factory receives [`SelfplayConfig::exploration_noise`] and passes it to the constructor.
 //!
+//! With playout cap randomization ([`PlayOptions::playout_cap`]) the factory builds two
+//! thinkers: one as configured for the full, recorded searches, and one without exploration
+//! noise for the cheap searches (each keeps its own tree).
+//!
 //! Resumable: `games` is the worker's total. A restarted worker counts the games its shards
 //! already hold, plays the rest into a new shard, and seeds each game from its number, so a
 //! restart never replays a game it already has. A worker id belongs to one process at a time
@@ -133,6 +137,10 @@ pub struct SelfplayReport {
     pub games_played: usize,
     /// Searched positions written (the training samples).
     pub positions: usize,
+    /// Moves the games' searches played, full and cheap (the openings' stones not counted).
+    pub moves_searched: usize,
+    /// Seconds the games took (openings included).
+    pub seconds: f64,
     /// Black wins, white wins, draws among the games played.
     pub results: [usize; 3],
     pub shards: Vec<PathBuf>,
@@ -209,19 +217,32 @@ pub fn run_selfplay(
         );
     }
     let mut thinker = factory(config, game_seed(config.seed, &config.worker, usize::MAX))?;
+    let mut cheap = match config.play.playout_cap {
+        Some(_) => {
+            let quiet = SelfplayConfig {
+                exploration_noise: false,
+                ..config.clone()
+            };
+            Some(factory(
+                &quiet,
+                game_seed(config.seed, &config.worker, usize::MAX - 1),
+            )?)
+        }
+        None => None,
+    };
     let mut writer: Option<ShardWriter> = None;
     let started = Instant::now();
     for number in before..config.games {
         let mut rng = StdRng::seed_from_u64(game_seed(config.seed, &config.worker, number));
         let (variant, opening) = even_opening(config, thinker.as_mut(), &mut rng, stop)?;
-        let Some(game) = play_game(
-            opening,
-            Seats::SelfPlay(thinker.as_mut()),
-            &config.play,
-            &mut rng,
-            stop,
-        )?
-        else {
+        let seats = match cheap.as_mut() {
+            Some(cheap) => Seats::SelfPlayCapped {
+                full: thinker.as_mut(),
+                cheap: cheap.as_mut(),
+            },
+            None => Seats::SelfPlay(thinker.as_mut()),
+        };
+        let Some(game) = play_game(opening, seats, &config.play, &mut rng, stop)? else {
             log::info!("selfplay {}: stopped", config.worker);
             break;
         };
@@ -236,6 +257,7 @@ pub fn run_selfplay(
         writer.as_mut().expect("opened above").append(&game)?;
         report.games_played += 1;
         report.positions += game.searched_positions();
+        report.moves_searched += game.positions.iter().filter(|p| p.value.is_some()).count();
         report.results[match game.result {
             GameResult::BlackWin => 0,
             GameResult::WhiteWin => 1,
@@ -257,6 +279,7 @@ pub fn run_selfplay(
             secs / report.games_played as f64 * left as f64,
         );
     }
+    report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
 
@@ -394,6 +417,46 @@ mod tests {
         assert_eq!(
             games.iter().map(|g| g.searched_positions()).sum::<usize>(),
             first.positions + more.positions
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_playout_cap_builds_a_second_thinker_without_noise() {
+        use crate::train::game_play::PlayoutCap;
+        use std::sync::Mutex;
+        let dir = std::env::temp_dir().join(format!("hoshi-selfplay-pcr-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = SelfplayConfig {
+            out_dir: dir.clone(),
+            worker: "c".into(),
+            games: 2,
+            variants: vec![Variant::new(Rule::Freestyle, 9, 9)],
+            play: PlayOptions {
+                movetime_ms: 0,
+                max_nodes: Some(50),
+                playout_cap: Some(PlayoutCap {
+                    full_share: 0.25,
+                    cheap_nodes: 10,
+                    cheap_movetime_ms: 0,
+                }),
+                ..PlayOptions::default()
+            },
+            ..SelfplayConfig::default()
+        };
+        let built = Mutex::new(Vec::new());
+        let factory = |c: &SelfplayConfig, _: u64| -> Result<Box<dyn Thinker>, TrainError> {
+            built.lock().unwrap().push(c.exploration_noise);
+            Ok(Box::new(ClassicalPlayer))
+        };
+        let report = run_selfplay(&config, &factory, &AtomicBool::new(false)).unwrap();
+        assert_eq!(*built.lock().unwrap(), vec![true, false]);
+        assert_eq!(report.games_played, 2);
+        assert!(report.positions < report.moves_searched, "{report:?}");
+        let games = read_dir(&dir).unwrap();
+        assert_eq!(
+            games.iter().map(|g| g.searched_positions()).sum::<usize>(),
+            report.positions
         );
         std::fs::remove_dir_all(dir).ok();
     }

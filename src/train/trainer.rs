@@ -1,7 +1,9 @@
 //! The trainer: learns a policy-value network from self-play shards.
 //!
 //! Loss per sample = policy cross-entropy against the visit fractions + `value_weight` x value
-//! cross-entropy against the game's W/D/L from the side to move's view. Samples are drawn
+//! cross-entropy against the game's W/D/L from the side to move's view, or with `value_mix` w
+//! against `(1 - w) x` that `+ w x` the root search's W/D/L where the shard recorded it (see
+//! [`super::dataset`]). Samples are drawn
 //! uniformly from every searched position of the `data` folders (a folder of weight `k` counts
 //! each of its positions `k` times, so a newer generation can weigh more), under random
 //! symmetries, with mixed board sizes padded per batch (see [`super::dataset`]).
@@ -103,6 +105,8 @@ pub struct TrainConfig {
     /// Random symmetries on the samples.
     pub augment: bool,
     pub value_weight: f64,
+    /// Share of the root search's value in the value target (0: the game's result alone).
+    pub value_mix: f64,
     pub device: Device,
     /// Cosine learning-rate decay from the optimizer's `lr` at step 0 to this at `steps`
     /// (`None`: a constant rate). The rate of a step depends on the step alone, so a resumed
@@ -135,6 +139,7 @@ impl Default for TrainConfig {
             log_every: 50,
             augment: true,
             value_weight: 1.0,
+            value_mix: 0.0,
             device: Device::Cpu,
             lr_final: None,
         }
@@ -157,6 +162,9 @@ pub struct TrainState {
     pub momentum: f64,
     pub batch: usize,
     pub value_weight: f64,
+    /// Share of the search value in the value target (absent in older checkpoints: 0).
+    #[serde(default)]
+    pub value_mix: f64,
     /// The cosine schedule's final rate (absent: constant `lr`).
     #[serde(default)]
     pub lr_final: Option<f64>,
@@ -288,6 +296,9 @@ fn validate(config: &TrainConfig) -> Result<(), TrainError> {
     if config.data.is_empty() {
         return bad("no data folder to learn from");
     }
+    if !(0.0..=1.0).contains(&config.value_mix) {
+        return bad("the value mix must be 0 to 1");
+    }
     config.arch.validate()?;
     Ok(())
 }
@@ -312,7 +323,15 @@ fn training_set(config: &TrainConfig) -> Result<TrainingSet, TrainError> {
         }
         parts.push((games, source.weight));
     }
-    Ok(TrainingSet::weighted(parts))
+    Ok(TrainingSet::weighted(parts).with_value_mix(config.value_mix))
+}
+
+/// Cross-entropy of the value head's logits `[B, 3]` against the W/D/L targets `[B, 3]`, the
+/// mean over the batch.
+fn value_cross_entropy(logits: &Tensor, target: &Tensor) -> Tensor {
+    -(target.to_device(logits.device()) * logits.to_kind(Kind::Float).log_softmax(1, Kind::Float))
+        .sum_dim_intlist(1, false, Kind::Float)
+        .mean(Kind::Float)
 }
 
 /// Where a run starts: a fresh network or a checkpoint, with its optimizer.
@@ -441,6 +460,14 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
         set.len(),
         data_line(config)
     );
+    if config.value_mix > 0.0 {
+        log::info!(
+            "train: value targets mix {:.2} of the search value into the result for the {} \
+             positions that recorded one",
+            config.value_mix,
+            set.samples_with_value()
+        );
+    }
     std::fs::create_dir_all(&config.out_dir).map_err(TrainError::io(&config.out_dir))?;
     let (mut net, mut opt, start_step, resumed) = start(config)?;
     let mut report = TrainReport {
@@ -463,10 +490,7 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
         let policy_loss = -(policy_target * logits.log_softmax(1, Kind::Float))
             .sum_dim_intlist(1, false, Kind::Float)
             .mean(Kind::Float);
-        let value_loss = -wdl
-            .log_softmax(1, Kind::Float)
-            .gather(1, &batch.wdl.to_device(device).view([-1, 1]), false)
-            .mean(Kind::Float);
+        let value_loss = value_cross_entropy(&wdl, &batch.wdl);
         let loss = &policy_loss + &value_loss * config.value_weight;
         opt.zero_grad();
         loss.backward();
@@ -535,6 +559,7 @@ fn save_checkpoint(
         momentum: s.momentum,
         batch: config.batch,
         value_weight: config.value_weight,
+        value_mix: config.value_mix,
         lr_final: config.lr_final,
         augment: config.augment,
         data: data_line(config),
@@ -583,11 +608,27 @@ pub fn max_weight_difference(a: &Network, b: &Network) -> f64 {
     worst
 }
 
-/// Mean policy and value losses of `net` on `size` samples of `set` (no training), e.g. to
-/// compare networks on held-out games.
-pub fn evaluate_losses(net: &Network, set: &TrainingSet, size: usize, seed: u64) -> (f64, f64) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let batch = set.batch_for(net.arch().kind, size, false, &mut rng);
+/// Mean policy and value losses of `net` over every sample of `set` once, in batches of
+/// `batch` (no training): held-out losses. The value loss is against `set`'s value targets
+/// (the game's result unless the set was given a value mix).
+pub fn holdout_losses(net: &Network, set: &TrainingSet, batch: usize) -> (f64, f64) {
+    let kind = net.arch().kind;
+    let (mut policy, mut value) = (0.0, 0.0);
+    let mut at = 0;
+    while at < set.len() {
+        let end = (at + batch.max(1)).min(set.len());
+        let b = set.batch_in_order(kind, at..end);
+        let (p, v) = batch_losses(net, &b);
+        policy += p * (end - at) as f64;
+        value += v * (end - at) as f64;
+        at = end;
+    }
+    let n = set.len().max(1) as f64;
+    (policy / n, value / n)
+}
+
+/// Mean policy and value losses of `net` on one batch, without training.
+fn batch_losses(net: &Network, batch: &super::dataset::Batch) -> (f64, f64) {
     tch::no_grad(|| {
         let (logits, wdl) = net.forward_t(&batch.inputs, false);
         let device = net.device();
@@ -595,13 +636,17 @@ pub fn evaluate_losses(net: &Network, set: &TrainingSet, size: usize, seed: u64)
             * logits.to_kind(Kind::Float).log_softmax(1, Kind::Float))
         .sum_dim_intlist(1, false, Kind::Float)
         .mean(Kind::Float);
-        let v: Tensor = -wdl
-            .to_kind(Kind::Float)
-            .log_softmax(1, Kind::Float)
-            .gather(1, &batch.wdl.to_device(device).view([-1, 1]), false)
-            .mean(Kind::Float);
+        let v = value_cross_entropy(&wdl, &batch.wdl);
         (p.double_value(&[]), v.double_value(&[]))
     })
+}
+
+/// Mean policy and value losses of `net` on `size` samples of `set` (no training), e.g. to
+/// compare networks on held-out games.
+pub fn evaluate_losses(net: &Network, set: &TrainingSet, size: usize, seed: u64) -> (f64, f64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let batch = set.batch_for(net.arch().kind, size, false, &mut rng);
+    batch_losses(net, &batch)
 }
 
 #[cfg(test)]
@@ -644,6 +689,7 @@ mod tests {
             momentum: 0.9,
             batch: 4,
             value_weight: 1.0,
+            value_mix: 0.25,
             lr_final: Some(1e-5),
             augment: true,
             data: "d".into(),
@@ -714,6 +760,8 @@ mod tests {
                         PositionRecord {
                             mv,
                             policy: if i == 0 { Vec::new() } else { vec![(mv, 1.0)] },
+                            // The searches called every position a draw.
+                            value: (i > 0).then_some([0.0, 1.0, 0.0]),
                         }
                     })
                     .collect();
@@ -790,6 +838,9 @@ mod tests {
                 // The inference net (batch-norm running statistics) learnt it too.
                 let trained = Network::load(late.checkpoint.unwrap(), Device::Cpu).unwrap();
                 let after = evaluate_losses(&trained, &set, 64, 9);
+                // Once through every sample in order: the same kind of figure.
+                let once = holdout_losses(&trained, &set, 5);
+                assert!(once.0 < 0.7 * before.0 && once.1 < before.1, "{once:?}");
                 assert!(
                     after.0 < 0.7 * before.0 && after.1 < before.1,
                     "inference: policy {:.3} -> {:.3}, value {:.3} -> {:.3}",
@@ -800,6 +851,70 @@ mod tests {
                 );
             }
         }
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_value_mix_pulls_the_value_towards_the_search() {
+        tch::set_num_threads(1);
+        let dir = std::env::temp_dir().join(format!("hoshi-train-mix-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let data = dir.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        let games = memorable_games();
+        let mut writer = ShardWriter::create_next(&data, "mix").unwrap();
+        for g in &games {
+            writer.append(g).unwrap();
+        }
+        // Every game was won, every search said draw: the mean draw probability after training
+        // follows the value target.
+        let draw_share = |mix: f64| {
+            let config = TrainConfig {
+                data: vec![DataSource {
+                    dir: data.clone(),
+                    weight: 1,
+                }],
+                out_dir: dir.join(format!("mix-{mix}")),
+                steps: 40,
+                batch: 32,
+                arch: Arch::new(1, 16),
+                seed: 4,
+                optimizer: OptimizerSettings {
+                    kind: OptimizerKind::Adam,
+                    lr: 1e-2,
+                    weight_decay: 0.0,
+                    momentum: 0.9,
+                },
+                checkpoint_every: 1000,
+                value_mix: mix,
+                ..TrainConfig::default()
+            };
+            let report = train(&config, &AtomicBool::new(false)).unwrap();
+            let state = read_checkpoint(report.checkpoint.as_ref().unwrap())
+                .unwrap()
+                .state;
+            assert_eq!(state.value_mix, mix);
+            let net = Network::load(report.checkpoint.unwrap(), Device::Cpu).unwrap();
+            let set = TrainingSet::new(memorable_games());
+            let batch = set.batch(64, false, &mut StdRng::seed_from_u64(1));
+            tch::no_grad(|| {
+                let (_, wdl) = net.forward_t(&batch.inputs, false);
+                wdl.softmax(1, Kind::Float)
+                    .select(1, 1)
+                    .mean(Kind::Float)
+                    .double_value(&[])
+            })
+        };
+        let (result_only, mixed, search_only) = (draw_share(0.0), draw_share(0.5), draw_share(1.0));
+        assert!(
+            result_only < 0.2 && mixed > result_only + 0.2 && search_only > 0.8,
+            "draw probability {result_only:.3} / {mixed:.3} / {search_only:.3}"
+        );
+        let bad = TrainConfig {
+            value_mix: 1.5,
+            ..TrainConfig::default()
+        };
+        assert!(validate(&bad).is_err());
         std::fs::remove_dir_all(dir).ok();
     }
 }
