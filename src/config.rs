@@ -56,9 +56,20 @@ pub struct TimeConfig {
     pub moves_to_go: u32,
 }
 
+/// `[search] searcher`: which search picks the moves.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Searcher {
+    /// Alpha-beta over the evaluator at every node (the CPU default).
+    AlphaBeta,
+    /// The Monte Carlo tree search (for a residual network on a GPU).
+    Mcts,
+}
+
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SearchConfig {
+    pub searcher: Searcher,
     pub threads: usize,
     pub default_max_memory_mib: u64,
     pub network: String,
@@ -69,6 +80,7 @@ pub struct SearchConfig {
     pub lcb_z: f64,
     pub tree_memory_share: f64,
     pub tree_cap_mib: u64,
+    pub hash_cap_mib: u64,
     pub smart_stop: bool,
     pub verify_threats: bool,
     pub tree_defence: bool,

@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::Config;
+use crate::config::{Config, Searcher};
 use crate::nn::NnError;
 use crate::search::evaluator::{
-    load_network_evaluator, ClassicalEvaluator, NetworkSettings, RefineSettings,
+    load_network_evaluator, ClassicalEvaluator, Evaluator, NetworkSettings, RefineSettings,
 };
 use crate::search::mcts::RootNoise;
 use crate::search::solving::{SolverCheck, SolvingThinker};
-use crate::search::{MctsParams, MctsThinker, Style, Thinker};
+use crate::search::{AlphaBetaParams, AlphaBetaThinker, MctsParams, MctsThinker, Style, Thinker};
 
 /// The tree search's parameters from `[search]`.
 pub fn mcts_params(config: &Config) -> MctsParams {
@@ -71,11 +71,25 @@ pub fn network_settings_at(config: &Config, path: PathBuf) -> NetworkSettings {
     }
 }
 
-/// The engine's thinker as the config asks for it: the MCTS with the solver, over the network
-/// when `search.network` names one (and it loads), else over the classical evaluator.
+/// The alpha-beta's parameters from `[search]`.
+pub fn alphabeta_params(config: &Config) -> AlphaBetaParams {
+    let s = &config.search;
+    AlphaBetaParams {
+        style: Style::from_protocol(s.style).unwrap_or_default(),
+        memory_share: s.tree_memory_share as f32,
+        hash_cap_bytes: s.hash_cap_mib.saturating_mul(1 << 20),
+    }
+}
+
+/// The engine's thinker as the config asks for it: the searcher of `search.searcher` with the
+/// solver, over the network when `search.network` names one (and it loads), else over the
+/// classical evaluator.
 pub fn engine_thinker(config: &Config) -> Box<dyn Thinker> {
     let params = mcts_params(config);
     let network = network_settings(config);
+    if config.search.searcher == Searcher::AlphaBeta {
+        return alphabeta_thinker(alphabeta_params(config), &params, network.as_ref());
+    }
     match mcts_thinker(params.clone(), network.as_ref()) {
         Ok(thinker) => thinker,
         Err(e) => {
@@ -88,6 +102,35 @@ pub fn engine_thinker(config: &Config) -> Box<dyn Thinker> {
             with_solver(classical_mcts(params))
         }
     }
+}
+
+/// The alpha-beta with the solver over the evaluator of `network` (the classical evaluator when
+/// it is `None` or does not load).
+pub fn alphabeta_thinker(
+    params: AlphaBetaParams,
+    mcts: &MctsParams,
+    network: Option<&NetworkSettings>,
+) -> Box<dyn Thinker> {
+    let classical = || -> Arc<dyn Evaluator> {
+        Arc::new(ClassicalEvaluator::new(mcts.classical_prior_sharpness))
+    };
+    let evaluator = match network {
+        None => classical(),
+        Some(settings) => match load_network_evaluator(settings, mcts.classical_prior_sharpness) {
+            Ok(e) => e,
+            Err(e) => {
+                log::error!(
+                    "cannot use the network {}: {e}; searching with the classical evaluator",
+                    settings.path.display()
+                );
+                classical()
+            }
+        },
+    };
+    log::info!("evaluator: {}", evaluator.name());
+    Box::new(SolvingThinker::new(AlphaBetaThinker::new(
+        params, evaluator,
+    )))
 }
 
 /// The MCTS with the solver over the network of `network`, or over the classical evaluator

@@ -19,8 +19,8 @@ use crate::search::evaluator::{
 use crate::search::mcts::{MctsThinker, MoveGen};
 use crate::search::one_ply::best_move;
 use crate::search::solving::SolverCheck;
-use crate::search::{Limits, ThinkRequest, Thinker};
-use crate::setup::{classical_mcts, mcts_params};
+use crate::search::{AlphaBetaThinker, Limits, ThinkRequest, Thinker};
+use crate::setup::{alphabeta_params, classical_mcts, mcts_params};
 use std::sync::Arc;
 use std::time::Instant;
 #[cfg(feature = "torch")]
@@ -120,6 +120,18 @@ pub struct PatternRates {
     pub search: Vec<(usize, f64)>,
     /// The same with the threat solver's probe at every expanded node, as the engine plays.
     pub search_with_probe: Vec<(usize, f64)>,
+    /// The alpha-beta with the pattern net at every node, at each of [`SEARCH_THREADS`].
+    pub alphabeta: Vec<AlphaBetaRate>,
+}
+
+/// The alpha-beta's speed and depth: each middle game searched for the bench's seconds.
+#[derive(Clone, Debug)]
+pub struct AlphaBetaRate {
+    pub threads: usize,
+    /// Nodes per second of all threads, divided by the threads.
+    pub nodes_per_second_per_thread: f64,
+    /// The iterations completed on each position.
+    pub depths: Vec<u32>,
 }
 
 /// How to (re)build the measured network: the configured one, else a random 6x64.
@@ -210,6 +222,7 @@ pub fn measure(config: &Config, seconds: f64, size: usize) -> Result<BenchReport
             fresh_evals_per_second: 0.0,
             search: Vec::new(),
             search_with_probe: Vec::new(),
+            alphabeta: Vec::new(),
         },
     };
     let positions = bench_positions();
@@ -296,7 +309,13 @@ fn measure_pattern(config: &Config, seconds: f64, positions: &[Board]) -> Patter
         });
     }
     let n = positions.len() as f64;
-    let mut thinker = MctsThinker::new(mcts_params(config), Arc::new(evaluator));
+    let evaluator = Arc::new(evaluator);
+    let mut alphabeta = AlphaBetaThinker::new(alphabeta_params(config), evaluator.clone());
+    let alphabeta = SEARCH_THREADS
+        .iter()
+        .map(|&threads| alphabeta_rate(&mut alphabeta, positions, threads, seconds))
+        .collect();
+    let mut thinker = MctsThinker::new(mcts_params(config), evaluator);
     let rates = |thinker: &mut MctsThinker| {
         SEARCH_THREADS
             .iter()
@@ -313,6 +332,36 @@ fn measure_pattern(config: &Config, seconds: f64, positions: &[Board]) -> Patter
         fresh_evals_per_second: fresh / n,
         search,
         search_with_probe,
+        alphabeta,
+    }
+}
+
+/// Searches each position for `seconds` from a cleared table.
+fn alphabeta_rate(
+    thinker: &mut AlphaBetaThinker,
+    positions: &[Board],
+    threads: usize,
+    seconds: f64,
+) -> AlphaBetaRate {
+    let stop = AtomicBool::new(false);
+    let (mut nodes, mut elapsed, mut depths) = (0u64, 0.0f64, Vec::new());
+    for board in positions {
+        thinker.clear();
+        let request = ThinkRequest {
+            board: board.clone(),
+            blocked: Vec::new(),
+            limits: Limits::movetime((seconds * 1000.0) as u64, threads),
+        };
+        thinker.think(&request, &stop);
+        let stats = thinker.last_search().expect("a search ran");
+        nodes += stats.nodes;
+        elapsed += stats.elapsed.as_secs_f64();
+        depths.push(stats.depth);
+    }
+    AlphaBetaRate {
+        threads,
+        nodes_per_second_per_thread: nodes as f64 / elapsed.max(1e-9) / threads as f64,
+        depths,
     }
 }
 
@@ -535,6 +584,17 @@ impl fmt::Display for BenchReport {
         )?;
         for (threads, rate) in &p.search_with_probe {
             writeln!(f, "  {threads} thread(s): {rate:>10.0} playouts/s")?;
+        }
+        writeln!(
+            f,
+            "the alpha-beta with the pattern net at every node (each middle game searched the bench's seconds):"
+        )?;
+        for r in &p.alphabeta {
+            writeln!(
+                f,
+                "  {} thread(s): {:>10.0} nodes/s per thread; depth reached {:?}",
+                r.threads, r.nodes_per_second_per_thread, r.depths
+            )?;
         }
         Ok(())
     }

@@ -2,7 +2,10 @@
 //!
 //! `HOSHI_BRAIN_CMD` (and `HOSHI_LEGACY_CMD` for the file-protocol `hoshi`) replace the binary
 //! cargo built with another command, split on whitespace: `wine /path/pbrain-hoshi.exe` runs the
-//! tests against the Windows brain (see scripts/wine-smoke.sh).
+//! tests against the Windows brain (see scripts/wine-smoke.sh). `HOSHI_TEST_SEARCHER` (`mcts` or
+//! `alphabeta`) runs every brain with that `[search] searcher`, whatever config a test gives it,
+//! so that the protocol tests cover both searchers (scripts/test.sh runs them once more with the
+//! searcher that is not the default).
 #![allow(dead_code)]
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use hoshi::game::Point;
@@ -60,6 +63,48 @@ pub fn config_with(name: &str, extra: &str) -> PathBuf {
     path
 }
 
+/// The searcher `HOSHI_TEST_SEARCHER` asks every brain to run, if any.
+pub fn test_searcher() -> Option<String> {
+    std::env::var("HOSHI_TEST_SEARCHER")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// `args` with the config (given by `--config`, else none) made to run the test searcher.
+fn with_test_searcher(args: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let Some(searcher) = test_searcher() else {
+        return args;
+    };
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let at = args.iter().position(|a| a == "--config");
+    let base = at
+        .and_then(|i| args.get(i + 1))
+        .map(|p| std::fs::read_to_string(p).expect("the test's config"))
+        .unwrap_or_default();
+    let line = format!("searcher = \"{searcher}\"");
+    let mut lines: Vec<String> = base
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("searcher"))
+        .map(str::to_string)
+        .collect();
+    match lines.iter().position(|l| l.trim() == "[search]") {
+        Some(i) => lines.insert(i + 1, line),
+        None => lines
+            .splice(0..0, ["[search]".to_string(), line])
+            .for_each(drop),
+    }
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = config_with(&format!("searcher-{n}"), &(lines.join("\n") + "\n"));
+    let path = path.to_string_lossy().into_owned();
+    match at {
+        Some(i) if i + 1 < args.len() => args[i + 1] = path,
+        _ => args.extend(["--config".to_string(), path]),
+    }
+    args
+}
+
 impl Brain {
     /// Starts the brain with the repo's default config.
     pub fn start() -> Brain {
@@ -71,8 +116,9 @@ impl Brain {
     }
 
     pub fn start_with_args(args: &[&str]) -> Brain {
+        let args = with_test_searcher(args);
         let mut child = brain_command()
-            .args(args)
+            .args(&args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

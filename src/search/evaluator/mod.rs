@@ -102,6 +102,12 @@ pub trait Evaluator: Send + Sync {
         0
     }
 
+    /// Whether the evaluator reads the twos of [`Leaf::near`] (searches may skip reading them
+    /// for one that does not).
+    fn reads_twos(&self) -> bool {
+        true
+    }
+
     /// When expanded nodes get a second opinion from [`LeafEvaluator::refine`] (`None`: never).
     fn refinement(&self) -> Option<Refinement> {
         None

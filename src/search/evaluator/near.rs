@@ -25,6 +25,27 @@ impl NearPoint {
         }
     }
 
+    /// [`NearPoint::read`] for readers of threes and more only: a line with fewer than two
+    /// stones of a colour within reach reads `None` for it without a table lookup, so twos are
+    /// not seen (threes, fours and fives are exact).
+    pub fn read_threats(board: &Board, idx: usize) -> NearPoint {
+        let read = |color| {
+            [0, 1, 2, 3].map(|d| {
+                if board.own_on_line(idx, d, color) >= 2 {
+                    board.pattern_idx(idx, color, d)
+                } else {
+                    Pattern::None
+                }
+            })
+        };
+        let patterns = [read(Color::Black), read(Color::White)];
+        NearPoint {
+            idx,
+            patterns,
+            threats: [threat_of(patterns[0]), threat_of(patterns[1])],
+        }
+    }
+
     #[inline]
     pub fn threat(&self, color: Color) -> Threat {
         self.threats[color.index()]

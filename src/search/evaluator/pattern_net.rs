@@ -52,6 +52,11 @@ impl Evaluator for PatternEvaluator {
     fn memory_bytes(&self) -> u64 {
         self.net.memory_bytes()
     }
+
+    /// The net reads the board itself; `near` only finds renju's forbidden points.
+    fn reads_twos(&self) -> bool {
+        false
+    }
 }
 
 pub struct PatternLeaf {

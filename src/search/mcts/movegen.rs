@@ -41,6 +41,8 @@ pub struct MoveGen {
     /// Scratch of [`MoveGen::keep_three_defences`].
     open_fours: Vec<usize>,
     kept: Vec<usize>,
+    /// Read only threes and more at the near points ([`NearPoint::read_threats`]).
+    threats_only: bool,
 }
 
 impl Default for MoveGen {
@@ -56,7 +58,13 @@ impl MoveGen {
             stamp: 0,
             open_fours: Vec::new(),
             kept: Vec::new(),
+            threats_only: false,
         }
+    }
+
+    /// Whether the near points' twos may go unread (for evaluators that do not read them).
+    pub fn set_threats_only(&mut self, on: bool) {
+        self.threats_only = on;
     }
 
     /// Empty points within Chebyshev distance 2 of a stone, in board order, into `out`.
@@ -124,8 +132,12 @@ impl MoveGen {
         }
         let mut near = std::mem::take(&mut a.moves);
         self.near_points(board, &mut near);
-        a.near
-            .extend(near.iter().map(|&i| NearPoint::read(board, i)));
+        let read = if self.threats_only {
+            NearPoint::read_threats
+        } else {
+            NearPoint::read
+        };
+        a.near.extend(near.iter().map(|&i| read(board, i)));
         near.clear();
         a.moves = near;
 
@@ -201,14 +213,8 @@ impl MoveGen {
         if self.open_fours.is_empty() {
             return;
         }
-        let width = board.dir_step(1) as isize;
-        let on_a_line_near = |d: usize, s: usize| {
-            let (dx, dy) = (
-                (d as isize % width) - (s as isize % width),
-                (d as isize / width) - (s as isize / width),
-            );
-            (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && dx.abs().max(dy.abs()) <= 5
-        };
+        let row = board.dir_step(1);
+        let on_a_line_near = |d: usize, s: usize| on_a_line_within_five(row, d, s);
         let mut kept = std::mem::take(&mut self.kept);
         kept.clear();
         for &m in &a.moves {
@@ -233,6 +239,18 @@ impl MoveGen {
         }
         self.kept = kept;
     }
+}
+
+/// Whether the board indices `a` and `b` lie on one line at most five steps apart: only then
+/// can a stone on one change a pattern on the other. `row` is the board's row step
+/// (`Board::dir_step(1)`).
+pub fn on_a_line_within_five(row: usize, a: usize, b: usize) -> bool {
+    let width = row as isize;
+    let (dx, dy) = (
+        (a as isize % width) - (b as isize % width),
+        (a as isize / width) - (b as isize / width),
+    );
+    (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && dx.abs().max(dy.abs()) <= 5
 }
 
 /// Every legal, non-excluded point of the board, into `out`.
