@@ -6,6 +6,12 @@
 //! We keep `protocol_lag + safety_margin` in hand on every move, so we never lose on time.
 use std::time::Duration;
 
+/// Stones by which a game between strong players is usually decided (Gomocup games against
+/// Rapfi last 30-60 stones).
+pub const EXPECTED_STONES: usize = 70;
+/// The fewest moves the match clock's share assumes still to come.
+pub const MIN_MOVES_TO_GO: u64 = 8;
+
 /// `time_left` value meaning "no match limit".
 pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 
@@ -47,9 +53,21 @@ impl TimeBudget {
 }
 
 impl TimeSettings {
-    /// The budget for the next move. `own_time_used` is what our moves of this match took so far,
-    /// used only when the manager sends `timeout_match` without `time_left`.
-    pub fn budget(&self, own_time_used: Duration) -> TimeBudget {
+    /// Our moves still to come, as the share of a match clock assumes: the configured
+    /// `moves_to_go` while the board is young, fewer as it fills (a game between strong players
+    /// is rarely still open past [`EXPECTED_STONES`]), never fewer than [`MIN_MOVES_TO_GO`]. The
+    /// middle game, where the moves decide, gets the time instead of the end of a game that
+    /// is over before the clock is.
+    fn moves_left(&self, stones: usize) -> u64 {
+        let configured = u64::from(self.moves_to_go.max(1));
+        let expected = (EXPECTED_STONES.saturating_sub(stones) / 2) as u64;
+        expected.clamp(MIN_MOVES_TO_GO.min(configured), configured)
+    }
+
+    /// The budget for the next move, with `stones` on the board. `own_time_used` is what our
+    /// moves of this match took so far, used only when the manager sends `timeout_match`
+    /// without `time_left`.
+    pub fn budget(&self, own_time_used: Duration, stones: usize) -> TimeBudget {
         let overhead = self.protocol_lag + self.safety_margin;
         let turn_cap: Option<u64> = match self.timeout_turn {
             0 => return TimeBudget::INSTANT,
@@ -72,7 +90,7 @@ impl TimeSettings {
                 // Spend a share of what is left, plus the increment we get back; never bet more
                 // than a third of the remaining time on one move.
                 let increment = self.time_increment.max(0) as u64;
-                let share = usable / u64::from(self.moves_to_go.max(1)) + increment;
+                let share = usable / self.moves_left(stones) + increment;
                 (Some(usable / 3 + increment.min(usable)), Some(share))
             }
         };
@@ -122,14 +140,14 @@ mod tests {
     #[test]
     fn zero_turn_means_instant() {
         assert_eq!(
-            settings(0, 0, None).budget(Duration::ZERO),
+            settings(0, 0, None).budget(Duration::ZERO, 0),
             TimeBudget::INSTANT
         );
     }
 
     #[test]
     fn turn_limit_only_keeps_the_margin() {
-        let b = settings(5000, 0, None).budget(Duration::ZERO);
+        let b = settings(5000, 0, None).budget(Duration::ZERO, 0);
         assert_eq!(ms(b.hard), 4900);
         assert_eq!(ms(b.target), 4900);
         // Time a move leaves unused is lost: an early stop would only waste it.
@@ -139,36 +157,47 @@ mod tests {
     #[test]
     fn fastgame_shares_the_match_time() {
         // Gomocup fastgame: 5 s a move, 120 s a match.
-        let b = settings(5000, 120_000, Some(120_000)).budget(Duration::ZERO);
+        let b = settings(5000, 120_000, Some(120_000)).budget(Duration::ZERO, 0);
         assert!(ms(b.hard) <= 4900);
         assert_eq!(ms(b.target), (120_000 - 100) / 25);
         assert!(b.banked);
         // Late in the match, the share shrinks and the hard cap stays under a third of what is left.
-        let b = settings(5000, 120_000, Some(3000)).budget(Duration::ZERO);
+        let b = settings(5000, 120_000, Some(3000)).budget(Duration::ZERO, 0);
         assert!(ms(b.hard) <= (3000 - 100) / 3);
         assert!(b.target <= b.hard);
     }
 
     #[test]
+    fn the_middle_game_gets_more_of_the_match_clock() {
+        let s = settings(-1, 120_000, Some(60_000));
+        let share = |stones| ms(s.budget(Duration::ZERO, stones).target);
+        assert_eq!(share(10), (60_000 - 100) / 25, "the configured moves to go");
+        assert_eq!(share(40), (60_000 - 100) / 15);
+        assert_eq!(share(60), (60_000 - 100) / 8, "never fewer than 8 moves");
+        assert_eq!(share(150), share(60));
+        assert!(share(40) > share(10));
+    }
+
+    #[test]
     fn no_time_left_or_negative_is_survivable() {
-        let b = settings(5000, 120_000, Some(-50)).budget(Duration::ZERO);
+        let b = settings(5000, 120_000, Some(-50)).budget(Duration::ZERO, 0);
         assert_eq!(ms(b.hard), 0);
-        let b = settings(5000, 120_000, Some(50)).budget(Duration::ZERO);
+        let b = settings(5000, 120_000, Some(50)).budget(Duration::ZERO, 0);
         assert_eq!(ms(b.hard), 0);
     }
 
     #[test]
     fn unlimited_everything() {
-        let b = settings(-1, 0, Some(UNLIMITED_TIME_LEFT)).budget(Duration::ZERO);
+        let b = settings(-1, 0, Some(UNLIMITED_TIME_LEFT)).budget(Duration::ZERO, 0);
         assert!(b.is_unlimited());
-        let b = settings(-1, 0, None).budget(Duration::ZERO);
+        let b = settings(-1, 0, None).budget(Duration::ZERO, 0);
         assert!(b.is_unlimited());
     }
 
     #[test]
     fn match_limit_without_time_left_uses_our_own_accounting() {
-        let fresh = settings(-1, 60_000, None).budget(Duration::ZERO);
-        let later = settings(-1, 60_000, None).budget(Duration::from_secs(50));
+        let fresh = settings(-1, 60_000, None).budget(Duration::ZERO, 0);
+        let later = settings(-1, 60_000, None).budget(Duration::from_secs(50), 0);
         assert!(later.hard < fresh.hard);
         assert!(ms(later.hard) <= (10_000 - 100) / 3);
     }
@@ -176,9 +205,9 @@ mod tests {
     #[test]
     fn increment_is_added_to_the_share() {
         let mut s = settings(-1, 0, Some(10_000));
-        let base = s.budget(Duration::ZERO);
+        let base = s.budget(Duration::ZERO, 0);
         s.time_increment = 1000;
-        let inc = s.budget(Duration::ZERO);
+        let inc = s.budget(Duration::ZERO, 0);
         assert_eq!(ms(inc.target), ms(base.target) + 1000);
     }
 }

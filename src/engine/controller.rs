@@ -344,9 +344,15 @@ impl Controller {
         if self.answer_if_finished(purpose) {
             return Ok(());
         }
-        let request = self.think_request(self.clock.turn_limits(&self.settings, at));
+        let request = self.think_request(self.turn_limits(at));
         self.start_job(think_job(request), purpose, at);
         Ok(())
+    }
+
+    /// The limits of a turn on the game's board whose command arrived `at`.
+    fn turn_limits(&self, at: Instant) -> Limits {
+        let stones = self.game.as_ref().map_or(0, |g| g.board().stone_count());
+        self.clock.turn_limits(&self.settings, at, stones)
     }
 
     fn think_request(&self, limits: Limits) -> ThinkRequest {
@@ -376,7 +382,7 @@ impl Controller {
         if self.answer_if_finished(Purpose::Nbest(n)) {
             return Ok(());
         }
-        let request = self.think_request(self.clock.turn_limits(&self.settings, at));
+        let request = self.think_request(self.turn_limits(at));
         self.start_job(think_job(request), Purpose::Nbest(n), at);
         Ok(())
     }
@@ -425,7 +431,9 @@ impl Controller {
     ) -> Result<(), String> {
         let blocked = self.game()?.blocked();
         let board = board?;
-        let limits = self.clock.turn_limits(&self.settings, at);
+        let limits = self
+            .clock
+            .turn_limits(&self.settings, at, board.stone_count());
         let job: Job = Box::new(move |thinker, stop| {
             let mut step = Step {
                 thinker,

@@ -25,9 +25,9 @@ impl MatchClock {
         self.own_time_used += took;
     }
 
-    /// The limits of a turn whose command arrived `at`.
-    pub fn turn_limits(&self, settings: &Settings, at: Instant) -> Limits {
-        let budget = settings.time.budget(self.own_time_used);
+    /// The limits of a turn whose command arrived `at`, with `stones` on the board.
+    pub fn turn_limits(&self, settings: &Settings, at: Instant, stones: usize) -> Limits {
+        let budget = settings.time.budget(self.own_time_used, stones);
         Limits {
             target: at.checked_add(budget.target),
             hard: at.checked_add(budget.hard),

@@ -20,7 +20,7 @@ mod threads;
 mod tree;
 mod verify;
 
-pub use movegen::{Analysis, MoveGen};
+pub use movegen::{on_a_line_within_five, Analysis, MoveGen};
 pub use node::{Proof, MAX_ESTIMATE_WEIGHT};
 pub use params::{MctsParams, RootNoise};
 pub use tactics::{KnownThreats, TacticalCheck};
@@ -38,6 +38,8 @@ use tree::Tree;
 
 /// How often the thread that runs the limits checks the expensive ones.
 const MONITOR_EVERY: Duration = Duration::from_millis(2);
+/// Under a match clock, the smart stop ends a search no sooner than this share of its target.
+const SETTLE_NO_SOONER: f64 = 0.4;
 /// How often a running search reports its progress (when someone listens).
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
@@ -184,6 +186,12 @@ fn monitor(s: &SharedSearch<'_>, params: &MctsParams, board: &Board) -> Verdict 
     if !s.limits.saved_time_banked {
         // No later move gets the time back, and the rest of it still grows the subtree the
         // next search reuses.
+        return Verdict::Continue;
+    }
+    // A settled choice still gets a share of its time: the clock gave it for this move, and a
+    // choice settled on a few hundred playouts is often overturned by a few thousand.
+    let planned = target.saturating_duration_since(s.started);
+    if now.duration_since(s.started) < planned.mul_f64(SETTLE_NO_SOONER) {
         return Verdict::Continue;
     }
     let done = s.playouts.load(Ordering::Relaxed);
