@@ -38,8 +38,9 @@ use tree::Tree;
 
 /// How often the thread that runs the limits checks the expensive ones.
 const MONITOR_EVERY: Duration = Duration::from_millis(2);
-/// Under a match clock, the smart stop ends a search no sooner than this share of its target.
-const SETTLE_NO_SOONER: f64 = 0.4;
+/// Under a match clock, the smart stop ends a search no sooner than this share of its target:
+/// the share of the clock is planned to be spent, and the saved time was seldom used later.
+const SETTLE_NO_SOONER: f64 = 0.8;
 /// How often a running search reports its progress (when someone listens).
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
@@ -243,7 +244,8 @@ impl Thinker for MctsThinker {
             self.tactics.as_deref(),
         );
         search.refinement = self.evaluator.refinement();
-        let mut main = SearchThread::new(self.evaluator.leaf_evaluator(), board);
+        let reads_twos = self.evaluator.reads_twos();
+        let mut main = SearchThread::new(self.evaluator.leaf_evaluator(), board, reads_twos);
         if tree.root().expansion() != Expansion::Expanded {
             main.expand_root(&search);
         }
@@ -255,7 +257,7 @@ impl Thinker for MctsThinker {
             let search = &search;
             for _ in 1..threads {
                 let leaf = self.evaluator.leaf_evaluator();
-                scope.spawn(move || SearchThread::new(leaf, board).run(search, || {}));
+                scope.spawn(move || SearchThread::new(leaf, board, reads_twos).run(search, || {}));
             }
             let mut checked = Instant::now();
             let mut reported = Instant::now();

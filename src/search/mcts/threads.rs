@@ -118,11 +118,19 @@ pub(crate) struct SearchThread<'t> {
 }
 
 impl<'t> SearchThread<'t> {
-    pub fn new(leaf: Box<dyn LeafEvaluator>, root_board: &Board) -> SearchThread<'t> {
+    /// `reads_twos`: whether the evaluator reads the near points' twos (when it does not, the
+    /// move analysis skips them: see `NearPoint::read_threats`).
+    pub fn new(
+        leaf: Box<dyn LeafEvaluator>,
+        root_board: &Board,
+        reads_twos: bool,
+    ) -> SearchThread<'t> {
+        let mut movegen = MoveGen::new();
+        movegen.set_threats_only(!reads_twos);
         SearchThread {
             leaf,
             board: root_board.clone(),
-            movegen: MoveGen::new(),
+            movegen,
             path: Vec::with_capacity(64),
             priors: Vec::with_capacity(64),
             analysis: Analysis::default(),
@@ -630,7 +638,7 @@ mod tests {
         let leaf = Box::new(Refining {
             refined: refined.clone(),
         });
-        let mut worker = SearchThread::new(leaf, &board);
+        let mut worker = SearchThread::new(leaf, &board, true);
         worker.expand_root(&search);
         let root = tree.root();
         let n = root.edges().len();
