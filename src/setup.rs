@@ -30,6 +30,7 @@ pub fn mcts_params(config: &Config) -> MctsParams {
         verify: s.verify_threats,
         tree_defence: s.tree_defence,
         three_defence: s.three_defence,
+        threat_stages: s.threat_stages,
         root_noise: s.selfplay_noise.then_some(self_play_noise(config)),
         classical_prior_sharpness: s.classical_prior_sharpness as f32,
         tree_cap_bytes: s.tree_cap_mib.saturating_mul(1 << 20),

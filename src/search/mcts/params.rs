@@ -36,6 +36,10 @@ pub struct MctsParams {
     /// Below the root, where the player who just moved has a live three, search only the moves
     /// that stop it and our own fours.
     pub three_defence: bool,
+    /// Below the root, expand through the threat-staged picker (`search::picker`): the exact
+    /// defences of an opponent's open-four, double-four or four-three point plus our fours, and
+    /// the wins in 3 and losses in 4 it proves.
+    pub threat_stages: bool,
     /// Dirichlet noise on the root priors (self-play only).
     pub root_noise: Option<RootNoise>,
     /// Sharpness of the classical evaluator's prior softmax (higher: more peaked).
@@ -57,6 +61,7 @@ impl Default for MctsParams {
             verify: false,
             tree_defence: false,
             three_defence: false,
+            threat_stages: false,
             root_noise: None,
             classical_prior_sharpness: 1.0,
             tree_cap_bytes: 2 << 30,

@@ -4,7 +4,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::movegen::{Analysis, MoveGen};
+use super::movegen::Analysis;
+use crate::search::picker::{Picker, Stage};
 use super::node::{edges_bytes, Edge, Expansion, MemoryBudget, Node, Proof};
 use super::params::MctsParams;
 use super::tactics::{KnownThreats, TacticalCheck};
@@ -107,7 +108,8 @@ pub(crate) enum Playout {
 pub(crate) struct SearchThread<'t> {
     leaf: Box<dyn LeafEvaluator>,
     board: Board,
-    movegen: MoveGen,
+    /// The move analysis (`picker.gen`) and, with `threat_stages`, its staging.
+    picker: Picker,
     path: Vec<&'t Node>,
     priors: Vec<f32>,
     analysis: Analysis,
@@ -125,12 +127,12 @@ impl<'t> SearchThread<'t> {
         root_board: &Board,
         reads_twos: bool,
     ) -> SearchThread<'t> {
-        let mut movegen = MoveGen::new();
-        movegen.set_threats_only(!reads_twos);
+        let mut picker = Picker::new();
+        picker.gen.set_threats_only(!reads_twos);
         SearchThread {
             leaf,
             board: root_board.clone(),
-            movegen,
+            picker,
             path: Vec::with_capacity(64),
             priors: Vec::with_capacity(64),
             analysis: Analysis::default(),
@@ -255,11 +257,18 @@ impl<'t> SearchThread<'t> {
         let is_root = self.path.len() == 1;
         let exclude: &[usize] = if is_root { s.tree.exclude() } else { &[] };
         let analysis = &mut self.analysis;
-        self.movegen.analyse_into(&self.board, exclude, analysis);
-        if s.params.three_defence && !is_root {
-            self.movegen.keep_three_defences(&mut self.board, analysis);
+        let mut proof = None;
+        if s.params.threat_stages && !is_root {
+            if let Stage::Decided(p) = self.picker.pick(&mut self.board, exclude, analysis) {
+                proof = Some(p);
+            }
+        } else {
+            self.picker.gen.analyse_into(&self.board, exclude, analysis);
+            if s.params.three_defence && !is_root {
+                self.picker.gen.keep_three_defences(&mut self.board, analysis);
+            }
+            proof = analysis.proof;
         }
-        let mut proof = analysis.proof;
         if proof.is_none() && !is_root {
             // Not at the root: a proof there would say who wins but not with which move; the
             // root is proven through its children instead.
