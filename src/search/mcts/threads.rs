@@ -5,13 +5,13 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::movegen::Analysis;
-use crate::search::picker::{Picker, Stage};
 use super::node::{edges_bytes, Edge, Expansion, MemoryBudget, Node, Proof};
 use super::params::MctsParams;
 use super::tactics::{KnownThreats, TacticalCheck};
 use super::tree::Tree;
 use crate::game::Board;
 use crate::search::evaluator::{Leaf, LeafEvaluator, Refinement, Wdl};
+use crate::search::picker::{Picker, Stage};
 use crate::search::Limits;
 
 /// Plies credited to a loss against a VCF nothing refutes (its length is not known here; long
@@ -265,7 +265,9 @@ impl<'t> SearchThread<'t> {
         } else {
             self.picker.gen.analyse_into(&self.board, exclude, analysis);
             if s.params.three_defence && !is_root {
-                self.picker.gen.keep_three_defences(&mut self.board, analysis);
+                self.picker
+                    .gen
+                    .keep_three_defences(&mut self.board, analysis);
             }
             proof = analysis.proof;
         }
