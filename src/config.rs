@@ -60,9 +60,12 @@ pub struct TimeConfig {
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Searcher {
-    /// Alpha-beta over the evaluator at every node (the CPU default).
+    /// The alpha-beta over a pattern net or the classical evaluator, the MCTS over a residual
+    /// network (batched onto its device).
+    Auto,
+    /// Alpha-beta over the evaluator at every node.
     AlphaBeta,
-    /// The Monte Carlo tree search (for a residual network on a GPU).
+    /// The Monte Carlo tree search.
     Mcts,
 }
 

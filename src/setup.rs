@@ -10,7 +10,8 @@ use std::time::Duration;
 use crate::config::{Config, Searcher};
 use crate::nn::NnError;
 use crate::search::evaluator::{
-    load_network_evaluator, ClassicalEvaluator, Evaluator, NetworkSettings, RefineSettings,
+    load_network_evaluator, resolve_network, ClassicalEvaluator, Evaluator, NetworkSettings,
+    RefineSettings,
 };
 use crate::search::mcts::RootNoise;
 use crate::search::solving::{SolverCheck, SolvingThinker};
@@ -88,7 +89,7 @@ pub fn alphabeta_params(config: &Config) -> AlphaBetaParams {
 pub fn engine_thinker(config: &Config) -> Box<dyn Thinker> {
     let params = mcts_params(config);
     let network = network_settings(config);
-    if config.search.searcher == Searcher::AlphaBeta {
+    if chosen_searcher(config) == Searcher::AlphaBeta {
         return alphabeta_thinker(alphabeta_params(config), &params, network.as_ref());
     }
     match mcts_thinker(params.clone(), network.as_ref()) {
@@ -102,6 +103,25 @@ pub fn engine_thinker(config: &Config) -> Box<dyn Thinker> {
             );
             with_solver(classical_mcts(params))
         }
+    }
+}
+
+/// The searcher `search.searcher` names; `"auto"`: the MCTS for a residual network (it batches
+/// the net's positions across its threads, and wants a GPU), else the alpha-beta.
+pub fn chosen_searcher(config: &Config) -> Searcher {
+    match config.search.searcher {
+        Searcher::Auto => {
+            let residual = network_settings(config).is_some_and(|n| {
+                crate::nn::NetworkMeta::read(&resolve_network(&n.path))
+                    .is_ok_and(|meta| meta.kind != crate::nn::ModelKind::Pattern)
+            });
+            if residual {
+                Searcher::Mcts
+            } else {
+                Searcher::AlphaBeta
+            }
+        }
+        chosen => chosen,
     }
 }
 
@@ -250,6 +270,23 @@ mod tests {
                 value_weight: 32,
             })
         );
+    }
+
+    #[test]
+    fn auto_picks_the_alphabeta_for_a_pattern_net_and_the_mcts_for_a_residual_one() {
+        let c = |text: &str| Config::from_toml_str(text, "test").unwrap();
+        assert_eq!(chosen_searcher(&Config::default()), Searcher::AlphaBeta);
+        assert_eq!(
+            chosen_searcher(&c("[search]\nnetwork = \"\"\n")),
+            Searcher::AlphaBeta
+        );
+        let residual = c("[search]\nnetwork = \"networks/hoshi-4x32-g0\"\n");
+        assert_eq!(chosen_searcher(&residual), Searcher::Mcts);
+        let forced = c("[search]\nsearcher = \"mcts\"\n");
+        assert_eq!(chosen_searcher(&forced), Searcher::Mcts);
+        let forced =
+            c("[search]\nsearcher = \"alphabeta\"\nnetwork = \"networks/hoshi-4x32-g0\"\n");
+        assert_eq!(chosen_searcher(&forced), Searcher::AlphaBeta);
     }
 
     #[test]
