@@ -275,12 +275,14 @@ mod tests {
     #[test]
     fn auto_picks_the_alphabeta_for_a_pattern_net_and_the_mcts_for_a_residual_one() {
         let c = |text: &str| Config::from_toml_str(text, "test").unwrap();
-        assert_eq!(chosen_searcher(&Config::default()), Searcher::AlphaBeta);
+        assert_eq!(chosen_searcher(&Config::default()), Searcher::Mcts);
+        let auto = c("[search]\nsearcher = \"auto\"\n");
+        assert_eq!(chosen_searcher(&auto), Searcher::AlphaBeta);
         assert_eq!(
-            chosen_searcher(&c("[search]\nnetwork = \"\"\n")),
+            chosen_searcher(&c("[search]\nsearcher = \"auto\"\nnetwork = \"\"\n")),
             Searcher::AlphaBeta
         );
-        let residual = c("[search]\nnetwork = \"networks/hoshi-4x32-g0\"\n");
+        let residual = c("[search]\nsearcher = \"auto\"\nnetwork = \"networks/hoshi-4x32-g0\"\n");
         assert_eq!(chosen_searcher(&residual), Searcher::Mcts);
         let forced = c("[search]\nsearcher = \"mcts\"\n");
         assert_eq!(chosen_searcher(&forced), Searcher::Mcts);
