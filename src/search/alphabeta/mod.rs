@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::evaluator::Evaluator;
-use super::mcts::Proof;
+use super::mcts::{excluded_indices, Proof};
 use super::picker::Stage;
 use super::think::{Limits, ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
 use crate::game::{Board, Color, Point};
@@ -106,15 +106,6 @@ impl AlphaBetaThinker {
         }
         self.table.as_mut().expect("set above")
     }
-}
-
-/// The blocked points that are on the board, as board indices.
-fn excluded_indices(board: &Board, blocked: &[Point]) -> Vec<usize> {
-    blocked
-        .iter()
-        .filter(|p| board.is_on_board(p.x as i32, p.y as i32))
-        .map(|&p| board.index(p))
-        .collect()
 }
 
 fn coloured(board: &Board, line: &[usize]) -> Vec<(Color, Point)> {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::score::{from_wdl, is_mate, loss_in, win_in, EVAL_SCALE, INFINITY, MATE, MAX_PLY};
 use super::tt::{Bound, Entry, Table};
 use crate::game::{Board, Color, Threat};
-use crate::search::evaluator::{Leaf, LeafEvaluator};
+use crate::search::evaluator::{Leaf, LeafEvaluator, Wdl};
 use crate::search::mcts::{Analysis, Proof};
 use crate::search::picker::{Picker, Stage};
 use crate::search::Limits;
@@ -137,14 +137,7 @@ impl Worker {
     ) -> (Vec<RootMove>, Stage, i32) {
         let mut frame = std::mem::take(&mut self.frames[0]);
         let stage = self.picker.pick(&mut self.board, exclude, &mut frame.a);
-        let wdl = self.leaf.evaluate(
-            &Leaf {
-                board: &self.board,
-                moves: &frame.a.moves,
-                near: &frame.a.near,
-            },
-            &mut frame.priors,
-        );
+        let wdl = evaluate_moves(&mut *self.leaf, &self.board, &mut frame);
         let eval = from_wdl(wdl, draw_value);
         let mut moves: Vec<RootMove> = frame
             .a
@@ -248,7 +241,8 @@ impl Worker {
                 }
             }
         }
-        if !shared.aborted() {
+        // The root's entry is the main thread's, so that INFO evaluate shows the move played.
+        if !shared.aborted() && self.keeps_time {
             let entry = Entry {
                 mv: moves.first().map(|m| m.mv),
                 score: best,
@@ -320,14 +314,7 @@ impl Worker {
             frame.priors.push(1.0);
             0
         } else {
-            let wdl = self.leaf.evaluate(
-                &Leaf {
-                    board: &self.board,
-                    moves: &frame.a.moves,
-                    near: &frame.a.near,
-                },
-                &mut frame.priors,
-            );
+            let wdl = evaluate_moves(&mut *self.leaf, &self.board, frame);
             from_wdl(wdl, self.side_draw_value(shared))
         };
         if open && !pv_node && !is_mate(beta) && !is_mate(alpha) {
@@ -598,6 +585,16 @@ impl Worker {
         line.push(m);
         line.extend_from_slice(&tail[0]);
     }
+}
+
+/// The evaluator's value of `board` and a prior for each of the frame's moves.
+fn evaluate_moves(leaf: &mut dyn LeafEvaluator, board: &Board, frame: &mut Frame) -> Wdl {
+    let position = Leaf {
+        board,
+        moves: &frame.a.moves,
+        near: &frame.a.near,
+    };
+    leaf.evaluate(&position, &mut frame.priors)
 }
 
 /// What a result found in the window (alpha, beta) says about the true value.

@@ -132,7 +132,7 @@ impl MctsThinker {
 }
 
 /// The blocked points that are on the board, as sorted board indices.
-fn excluded_indices(board: &Board, blocked: &[Point]) -> Vec<usize> {
+pub(crate) fn excluded_indices(board: &Board, blocked: &[Point]) -> Vec<usize> {
     let mut out: Vec<usize> = blocked
         .iter()
         .filter(|p| board.is_on_board(p.x as i32, p.y as i32))
