@@ -88,6 +88,7 @@ pub struct SearchConfig {
     pub verify_threats: bool,
     pub tree_defence: bool,
     pub three_defence: bool,
+    pub vct_defence: bool,
     pub threat_stages: bool,
     pub selfplay_noise: bool,
     pub dirichlet_alpha: f64,

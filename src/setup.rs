@@ -31,6 +31,7 @@ pub fn mcts_params(config: &Config) -> MctsParams {
         verify: s.verify_threats,
         tree_defence: s.tree_defence,
         three_defence: s.three_defence,
+        vct_defence: s.vct_defence,
         threat_stages: s.threat_stages,
         root_noise: s.selfplay_noise.then_some(self_play_noise(config)),
         classical_prior_sharpness: s.classical_prior_sharpness as f32,
@@ -149,9 +150,10 @@ pub fn alphabeta_thinker(
         },
     };
     log::info!("evaluator: {}", evaluator.name());
-    Box::new(SolvingThinker::new(AlphaBetaThinker::new(
-        params, evaluator,
-    )))
+    Box::new(
+        SolvingThinker::new(AlphaBetaThinker::new(params, evaluator))
+            .with_vct_defence(mcts.vct_defence),
+    )
 }
 
 /// The MCTS with the solver over the network of `network`, or over the classical evaluator
@@ -178,7 +180,12 @@ pub fn classical_mcts(params: MctsParams) -> MctsThinker {
 pub fn with_solver(mut mcts: MctsThinker) -> Box<dyn Thinker> {
     mcts.set_tactical_check(Some(Arc::new(SolverCheck::new())));
     let late_vct = mcts.params().verify;
-    Box::new(SolvingThinker::new(mcts).with_late_vct(late_vct))
+    let vct_defence = mcts.params().vct_defence;
+    Box::new(
+        SolvingThinker::new(mcts)
+            .with_late_vct(late_vct)
+            .with_vct_defence(vct_defence),
+    )
 }
 
 /// What the players are built from: the configuration's search and network settings.

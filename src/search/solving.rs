@@ -17,6 +17,11 @@ const ROOT_VCT_NODES: u64 = 300_000;
 const ROOT_VCT_MAX_TIME: Duration = Duration::from_millis(500);
 /// Budget of the defence check (does the opponent have a VCF, and what refutes it).
 const DEFENCE_NODES: u64 = 200_000;
+/// Budget of the VCT defence check (does the opponent have a VCT if we pass, and which of our
+/// moves leave it none): at most this share of the move's target time, and this many nodes.
+const VCT_DEFENCE_SHARE: f64 = 0.15;
+const VCT_DEFENCE_NODES: u64 = 600_000;
+const VCT_DEFENCE_MAX_TIME: Duration = Duration::from_millis(400);
 /// Our own VCT with the time an early stop leaves: at most this many nodes, this many chained
 /// threats (deeper than the first look, for the long wins of 25 plies and more).
 const LATE_VCT_NODES: u64 = 3_000_000;
@@ -36,6 +41,8 @@ pub struct SolvingThinker<T: Thinker> {
     solver: Solver,
     /// After a search that ended before its target, look for our own VCT with the time left.
     late_vct: bool,
+    /// Where the opponent would have a VCT if we passed, search only the moves that refute it.
+    vct_defence: bool,
 }
 
 impl<T: Thinker> SolvingThinker<T> {
@@ -44,6 +51,7 @@ impl<T: Thinker> SolvingThinker<T> {
             inner,
             solver: Solver::new(),
             late_vct: false,
+            vct_defence: false,
         }
     }
 
@@ -51,6 +59,12 @@ impl<T: Thinker> SolvingThinker<T> {
     /// [`LATE_VCT_NODES`]).
     pub fn with_late_vct(mut self, on: bool) -> SolvingThinker<T> {
         self.late_vct = on;
+        self
+    }
+
+    /// Narrows the root to the refutations of the opponent's VCT (see [`VCT_DEFENCE_NODES`]).
+    pub fn with_vct_defence(mut self, on: bool) -> SolvingThinker<T> {
+        self.vct_defence = on;
         self
     }
 
@@ -93,7 +107,32 @@ fn proven_win(board: &Board, line: Vec<Point>, started: Instant, nodes: u64) -> 
     }
 }
 
+/// The blocked points that leave only `refutations` to the search, or `None` when none is
+/// playable (the position is lost, or the GUI blocked every refutation: the plain search decides).
+fn only(request: &ThinkRequest, refutations: &[Point]) -> Option<Vec<Point>> {
+    if !refutations.iter().any(|p| !request.blocked.contains(p)) {
+        return None;
+    }
+    let mut blocked = request.blocked.clone();
+    for p in request.board.legal_moves() {
+        if !refutations.contains(&p) && !blocked.contains(&p) {
+            blocked.push(p);
+        }
+    }
+    Some(blocked)
+}
+
 /// A move of a proven line must also be playable here (not blocked by the GUI).
+/// `share` of the time left to the move's target, at most `max` (`max` with no target).
+fn time_slice(request: &ThinkRequest, share: f64, max: Duration) -> Duration {
+    request
+        .limits
+        .target
+        .map(|t| t.saturating_duration_since(Instant::now()).mul_f64(share))
+        .unwrap_or(max)
+        .min(max)
+}
+
 fn allowed(request: &ThinkRequest, line: &[Point]) -> bool {
     line.first().is_some_and(|p| !request.blocked.contains(p))
 }
@@ -130,30 +169,10 @@ impl<T: Thinker> Thinker for SolvingThinker<T> {
             opponent,
             within(Budget::nodes(DEFENCE_NODES), hard).with_stop(stop),
         ) {
-            if !refutations.is_empty() {
-                let mut blocked = request.blocked.clone();
-                for p in board.legal_moves() {
-                    if !refutations.contains(&p) && !blocked.contains(&p) {
-                        blocked.push(p);
-                    }
-                }
-                // Keep at least one playable move: if the GUI blocked every refutation, the
-                // plain search decides.
-                if refutations.iter().any(|p| !request.blocked.contains(p)) {
-                    narrowed = Some(blocked);
-                }
-            }
+            narrowed = only(request, &refutations);
         } else {
             // 3. No threat against us: look for our VCT with a slice of the time.
-            let slice = request
-                .limits
-                .target
-                .map(|t| {
-                    t.saturating_duration_since(Instant::now())
-                        .mul_f64(ROOT_VCT_SHARE)
-                })
-                .unwrap_or(ROOT_VCT_MAX_TIME)
-                .min(ROOT_VCT_MAX_TIME);
+            let slice = time_slice(request, ROOT_VCT_SHARE, ROOT_VCT_MAX_TIME);
             if slice >= Duration::from_millis(5) {
                 let budget = Budget::nodes(ROOT_VCT_NODES)
                     .with_time(slice)
@@ -161,6 +180,22 @@ impl<T: Thinker> Thinker for SolvingThinker<T> {
                 if let Outcome::Win { line } = self.solver.vct(board, me, budget) {
                     if allowed(request, &line) {
                         return proven_win(board, line, started, self.solver.last_nodes());
+                    }
+                }
+            }
+            // 4. The opponent's VCT were it to move: search only the moves that refute it.
+            if self.vct_defence {
+                let slice = time_slice(request, VCT_DEFENCE_SHARE, VCT_DEFENCE_MAX_TIME);
+                if slice >= Duration::from_millis(5) {
+                    let budget = Budget::nodes(VCT_DEFENCE_NODES)
+                        .with_time(slice)
+                        .with_stop(stop);
+                    if let Some(refutations) = self.solver.vct_defences(board, opponent, budget) {
+                        narrowed = only(request, &refutations);
+                        log::debug!(
+                            "the opponent threatens a VCT: {} refutations",
+                            refutations.len()
+                        );
                     }
                 }
             }

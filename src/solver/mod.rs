@@ -218,6 +218,29 @@ impl Solver {
         attacker: Color,
         budget: Budget,
     ) -> Option<Vec<Point>> {
+        self.defences_in(board, attacker, budget, Mode::Vcf)
+    }
+
+    /// [`Solver::defences`] against a VCT (fours and threes, `budget.max_depth` threats): the
+    /// moves after which the attacker has none found. The budget is shared by the threat search
+    /// and every candidate's check; a candidate left unchecked when it runs out counts as
+    /// refuting.
+    pub fn vct_defences(
+        &mut self,
+        board: &Board,
+        attacker: Color,
+        budget: Budget,
+    ) -> Option<Vec<Point>> {
+        self.defences_in(board, attacker, budget, Mode::Vct)
+    }
+
+    fn defences_in(
+        &mut self,
+        board: &Board,
+        attacker: Color,
+        budget: Budget,
+        mode: Mode,
+    ) -> Option<Vec<Point>> {
         let defender = attacker.opponent();
         let own_fives = board.five_points(defender);
         if !own_fives.is_empty() {
@@ -234,7 +257,7 @@ impl Solver {
         let candidates = if !a_fives.is_empty() {
             five_blocks(search.board, &a_fives, attacker)
         } else {
-            match search.solve(Mode::Vcf, 0, true, budget.nodes) {
+            match search.solve(mode, budget.max_depth, true, budget.nodes) {
                 RootResult::Win(line) => {
                     let mut near = zone(search.board, &line, 5);
                     for q in search.board.four_points(defender) {
@@ -254,7 +277,7 @@ impl Solver {
         let mut refutations = Vec::new();
         for q in candidates {
             put(search.board, q, defender);
-            let result = search.solve(Mode::Vcf, 0, false, 0);
+            let result = search.solve(mode, budget.max_depth, false, 0);
             search.board.undo();
             if !matches!(result, RootResult::Win(_)) {
                 refutations.push(board.point(q));
@@ -408,6 +431,43 @@ mod tests {
             }
         }
         assert!(compared > 5, "some of the positions hold VCFs ({compared})");
+    }
+
+    #[test]
+    fn after_each_vct_refutation_the_attacker_has_no_vct() {
+        let mut s = Solver::new();
+        let (mut threatened, mut narrowed) = (0, 0);
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            for b in random_boards(rule, 80, 13) {
+                let me = b.side_to_move();
+                let them = me.opponent();
+                if !b.five_points(me).is_empty() || !b.five_points(them).is_empty() {
+                    continue;
+                }
+                let budget = Budget::nodes(300_000).with_depth(6);
+                if s.defences(&b, them, budget).is_some() {
+                    continue; // a VCF threat: the plain defences answer it
+                }
+                let Some(refutations) = s.vct_defences(&b, them, budget) else {
+                    continue;
+                };
+                if s.last_nodes() >= budget.nodes {
+                    continue; // unchecked candidates count as refutations
+                }
+                threatened += 1;
+                narrowed += (!refutations.is_empty()) as u32;
+                for &q in &refutations {
+                    let mut after = b.clone();
+                    after.play(q).unwrap();
+                    let vct = s.vct(&after, them, budget);
+                    assert!(!vct.is_win(), "{q:?} refutes nothing: {vct:?}\n{b}");
+                }
+            }
+        }
+        assert!(
+            threatened >= 5 && narrowed >= 3,
+            "the boards hold VCT threats ({threatened}) and defences ({narrowed})"
+        );
     }
 
     #[test]

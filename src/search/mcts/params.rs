@@ -36,6 +36,9 @@ pub struct MctsParams {
     /// Below the root, where the player who just moved has a live three, search only the moves
     /// that stop it and our own fours.
     pub three_defence: bool,
+    /// At the root, where the opponent would have a VCT were it to move, search only the moves
+    /// that leave it none (the solver's `vct_defences`; both searchers read it).
+    pub vct_defence: bool,
     /// Below the root, expand through the threat-staged picker (`search::picker`): the exact
     /// defences of an opponent's open-four, double-four or four-three point plus our fours, and
     /// the wins in 3 and losses in 4 it proves.
@@ -61,6 +64,7 @@ impl Default for MctsParams {
             verify: false,
             tree_defence: false,
             three_defence: false,
+            vct_defence: false,
             threat_stages: false,
             root_noise: None,
             classical_prior_sharpness: 1.0,

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""The defence set: positions from lost games against Rapfi where one move decided the game, and a
+check of how often a brain's move there is safe.
+
+    # 1. the moments: in each game the brain lost, the position before its move after which the
+    #    opponent announced a forced win (`+M`, read from match_run.py's messages.txt)
+    python3 scripts/defence-set.py collect runs/hoshi-vs-rapfi ... --loser hoshi --out moments.txt
+    # 2. the set: a moment is kept when the oracle proves the move played lost (a forced win for
+    #    it after the move) and a witness (the oracle with more time) finds a reply the oracle does
+    #    not refute; a moment without one is walked back to the loser's move before
+    python3 scripts/defence-set.py build moments.txt --out tests/data/defence-15.txt \
+        --oracle "../shared/sparring/pbrain-rapfi --config ../shared/sparring/rapfi-classical.toml"
+    # 3. the check: a brain's move on each position at a move time; a move the set has no verdict
+    #    for is asked of the oracle (and with --update written back)
+    python3 scripts/defence-set.py check tests/data/defence-15.txt --ms 1000 --threads 2 \
+        --engine target/release/pbrain-hoshi --oracle "..." --update
+
+Lines are `rule size moves safe=... losing=...` with moves in the `h8i9g9` form (letter = x,
+number = y + 1), the side to move being the one that lost the game. A verdict is the oracle's at its
+move time, one thread: "losing" is proven, "safe" only means it found no forced win.
+"""
+import argparse
+import collections
+import re
+import shlex
+import subprocess
+import sys
+import time
+import functools
+import multiprocessing
+
+Position = collections.namedtuple("Position", "rule size moves safe losing")
+
+
+def pos_name(x, y):
+    return f"{chr(97 + x)}{y + 1}"
+
+
+def parse_moves(text):
+    return [(ord(c) - 97, int(r) - 1) for c, r in re.findall(r"([a-z])(\d+)", text)]
+
+
+def format_moves(moves):
+    return "".join(pos_name(x, y) for x, y in moves)
+
+
+def read_set(path):
+    positions = []
+    for line in open(path):
+        fields = line.split()
+        if len(fields) < 3 or line.startswith("#"):
+            continue
+        extra = dict(f.split("=", 1) for f in fields[3:])
+        positions.append(Position(int(fields[0]), int(fields[1]), parse_moves(fields[2]),
+                                  set(parse_moves(extra.get("safe", ""))),
+                                  set(parse_moves(extra.get("losing", "")))))
+    return positions
+
+
+def write_line(out, p):
+    def names(ms):
+        return ",".join(pos_name(x, y) for x, y in sorted(ms))
+    out.write(f"{p.rule} {p.size} {format_moves(p.moves)} safe={names(p.safe)} "
+              f"losing={names(p.losing)}\n")
+
+
+class Brain:
+    """A Gomocup brain kept running; each question is one `BOARD` and its answer."""
+
+    def __init__(self, command, size, rule, movetime, threads):
+        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.send(f"START {size}")
+        self.read_until(lambda line: line.startswith("OK") or line.startswith("ERROR"))
+        self.send(f"INFO rule {rule}")
+        self.send(f"INFO timeout_turn {movetime}")
+        self.send("INFO timeout_match 0")
+        self.send(f"INFO thread_num {threads}")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, done):
+        seen = []
+        for line in self.proc.stdout:
+            line = line.strip()
+            seen.append(line)
+            if done(line):
+                return seen
+        raise RuntimeError("the brain closed its output")
+
+    def answer(self, moves):
+        """The brain's move and the last eval it reported, for the side to move after `moves`."""
+        mine = len(moves) % 2
+        self.send("BOARD")
+        for i, (x, y) in enumerate(moves):
+            self.send(f"{x},{y},{1 if i % 2 == mine else 2}")
+        self.send("DONE")
+        lines = self.read_until(lambda line: re.fullmatch(r"\d+,\d+", line) is not None)
+        evals = [m.group(1) for line in lines
+                 for m in [re.search(r"(?:Eval| ev) ([+-]?M?\d+)", line)] if m]
+        x, y = (int(v) for v in lines[-1].split(","))
+        # Rapfi drops a command that reaches it while it is still finishing the move it printed
+        time.sleep(0.06)
+        return (x, y), (evals[-1] if evals else None)
+
+    def close(self):
+        try:
+            self.send("END")
+            self.proc.wait(timeout=5)
+        except (BrokenPipeError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+def proven_win(ev):
+    return ev is not None and ev.startswith("+M")
+
+
+# ---- collect -------------------------------------------------------------------------------
+
+def sgf_games(path):
+    text = open(path).read()
+    for game in re.findall(r"\(;(.*?)\)\s*(?=\(|$)", text, re.S):
+        props = dict(re.findall(r"\b(GN|PB|PW|RE|RU|SZ)\[([^\]]*)\]", game))
+        moves, opening = [], 0
+        for colour, where, comment in re.findall(r";([BW])\[([a-z]{2})\](?:C\[([^\]]*)\])?", game):
+            moves.append((ord(where[0]) - 97, ord(where[1]) - 97))
+            if comment == "opening move":
+                opening = len(moves)
+        yield props, moves, opening
+
+
+def final_evals(path, name):
+    """Per game id, per ply: the last eval `name` printed while choosing that ply's move."""
+    evals, game = collections.defaultdict(dict), None
+    for line in open(path, errors="replace"):
+        m = re.match(r"Game ID: (\d+)", line)
+        if m:
+            game = m.group(1)
+            continue
+        m = re.match(rf"(\d+)\) {re.escape(name)}: .*Eval ([+-]?M?\d+)", line)
+        if m and game is not None:
+            evals[game][int(m.group(1))] = m.group(2)
+    return evals
+
+
+def collect(args):
+    seen, kept = set(), 0
+    with open(args.out, "w") as out:
+        for run in args.runs:
+            rule = int(re.search(r"--rule (\d+)", open(f"{run}/command.txt").read()).group(1))
+            evals = final_evals(f"{run}/messages.txt", args.winner)
+            for props, moves, opening in sgf_games(f"{run}/games.sgf"):
+                loser_black = props.get("PB") == args.loser
+                if props.get("RE") != ("W+1" if loser_black else "B+1"):
+                    continue
+                game = evals.get(props["GN"], {})
+                # plies are 1-based; the winner's first proven win names the loser's move before it
+                wins = sorted(ply for ply, ev in game.items() if proven_win(ev))
+                if not wins or wins[0] - 2 < opening:
+                    continue
+                position = moves[:wins[0] - 2]
+                key = (rule, int(props.get("SZ", 15)), frozenset(position[0::2]),
+                       frozenset(position[1::2]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                kept += 1
+                out.write(f"{rule} {props.get('SZ', 15)} {format_moves(position)} "
+                          f"opening={opening} played={pos_name(*moves[wins[0] - 2])}\n")
+    print(f"{kept} moments", file=sys.stderr)
+
+
+# ---- build ---------------------------------------------------------------------------------
+
+def build_one(args, line):
+    """The moment of `line` as a set position, walked back while it has no safe reply: the
+    witness (the oracle given more time) plays a reply the oracle cannot refute, and the oracle
+    proves the move played in the game lost."""
+    fields = line.split()
+    rule, size, moves = int(fields[0]), int(fields[1]), parse_moves(fields[2])
+    extra = dict(f.split("=", 1) for f in fields[3:])
+    opening, played = int(extra.get("opening", 0)), parse_moves(extra.get("played", ""))
+    oracle = Brain(args.oracle, size, rule, args.oracle_ms, 1)
+    witness = Brain(args.oracle, size, rule, args.witness_ms, 1)
+    try:
+        for _ in range(args.walk_back + 1):
+            reply, ev = witness.answer(moves)
+            if not (ev or "").startswith("-M") and not proven_win(oracle.answer(moves + [reply])[1]):
+                if played and proven_win(oracle.answer(moves + played[:1])[1]):
+                    return Position(rule, size, moves, {reply}, {played[0]})
+                return None
+            if len(moves) - 2 < max(opening, 1):
+                return None
+            played, moves = moves[-2:], moves[:-2]
+        return None
+    finally:
+        oracle.close()
+        witness.close()
+
+
+def build(args):
+    lines = [line for line in open(args.moments) if line.strip() and not line.startswith("#")]
+    kept = 0
+    with open(args.out, "w") as out, multiprocessing.Pool(args.jobs) as pool:
+        out.write(f"# oracle: {args.oracle}, {args.oracle_ms} ms a verdict, {args.witness_ms} ms "
+                  "for the witness, one thread\n")
+        for i, found in enumerate(pool.imap(functools.partial(build_one, args), lines)):
+            if found:
+                kept += 1
+                write_line(out, found)
+                out.flush()
+            print(f"{i + 1}/{len(lines)}: {kept} kept", file=sys.stderr, flush=True)
+
+
+# ---- check ---------------------------------------------------------------------------------
+
+def check(args):
+    positions = read_set(args.set)
+    if args.limit:
+        positions = positions[:args.limit]
+    tally, oracles, learned = collections.Counter(), {}, 0
+    for i, p in enumerate(positions):
+        brain = Brain(args.engine, p.size, p.rule, args.ms, args.threads)
+        try:
+            move, _ = brain.answer(p.moves)
+        finally:
+            brain.close()
+        if move in p.safe:
+            verdict = "safe"
+        elif move in p.losing:
+            verdict = "losing"
+        elif args.oracle:
+            key = (p.size, p.rule)
+            if key not in oracles:
+                oracles[key] = Brain(args.oracle, p.size, p.rule, args.oracle_ms, 1)
+            losing = proven_win(oracles[key].answer(p.moves + [move])[1])
+            (p.losing if losing else p.safe).add(move)
+            verdict, learned = ("losing" if losing else "safe"), learned + 1
+        else:
+            verdict = "unknown"
+        tally[verdict] += 1
+        print(f"{i + 1}/{len(positions)} {format_moves(p.moves)} -> {pos_name(*move)}: {verdict}",
+              flush=True)
+    for oracle in oracles.values():
+        oracle.close()
+    if learned and args.update:
+        # The oracle's new verdicts are kept, so that the next check asks only about new moves.
+        header = [line for line in open(args.set) if line.startswith("#")]
+        kept = read_set(args.set)[len(positions):]
+        with open(args.set, "w") as out:
+            out.writelines(header)
+            for p in positions + kept:
+                write_line(out, p)
+    total = sum(tally.values())
+    print(f"safe {tally['safe']} of {total} ({100 * tally['safe'] / max(total, 1):.1f} %), "
+          f"losing {tally['losing']}, unknown {tally['unknown']}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="the moments from match_run.py output folders")
+    c.add_argument("runs", nargs="+")
+    c.add_argument("--loser", default="hoshi", help="the engine name whose losses are read")
+    c.add_argument("--winner", default="rapfi", help="the engine whose +M verdicts are read")
+    c.add_argument("--out", required=True)
+    b = sub.add_parser("build", help="judge every reply of each moment with the oracle")
+    b.add_argument("moments")
+    b.add_argument("--oracle", required=True, help="a brain's command line (Rapfi)")
+    b.add_argument("--oracle-ms", type=int, default=400)
+    b.add_argument("--witness-ms", type=int, default=2000)
+    b.add_argument("--walk-back", type=int, default=2, help="loser's moves to step back at most")
+    b.add_argument("--jobs", type=int, default=2, help="oracles run side by side")
+    b.add_argument("--out", required=True)
+    k = sub.add_parser("check", help="how often a brain's move is safe")
+    k.add_argument("set")
+    k.add_argument("--engine", required=True)
+    k.add_argument("--ms", type=int, default=1000)
+    k.add_argument("--threads", type=int, default=2)
+    k.add_argument("--limit", type=int, default=0)
+    k.add_argument("--oracle", help="asked about moves the set did not judge")
+    k.add_argument("--oracle-ms", type=int, default=400)
+    k.add_argument("--update", action="store_true", help="write the oracle's new verdicts back")
+    args = ap.parse_args()
+    {"collect": collect, "build": build, "check": check}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
