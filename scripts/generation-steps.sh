@@ -13,7 +13,9 @@
 # Environment (read by gen_settings): GAMES (default 2500 per worker), NODES (800), STEPS (4000),
 # LR (7e-4, decaying to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN
 # (target/release/pbrain-hoshi), BALANCE (unset: every random opening; a margin such as 0.2:
-# `selfplay --opening-balance`). The callers run with `set -euo pipefail`.
+# `selfplay --opening-balance`), GATE_SPRT (unset: the gate plays all GATE_GAMES; `ELO0,ELO1`
+# such as `0,15`: `match --sprt`, ending the gate once the test decides, GATE_GAMES at most).
+# The callers run with `set -euo pipefail`.
 
 gen_settings() {
   games=${GAMES:-2500}
@@ -26,6 +28,8 @@ gen_settings() {
   bin=${BIN:-target/release/pbrain-hoshi}
   balance=()
   if [[ -n "${BALANCE:-}" ]]; then balance=(--opening-balance "$BALANCE"); fi
+  sprt=()
+  if [[ -n "${GATE_SPRT:-}" ]]; then sprt=(--sprt "$GATE_SPRT"); fi
   export RUST_LOG=${RUST_LOG:-info}
 }
 
@@ -73,6 +77,6 @@ gen_gate() {
   echo "generation $gen: gate $newest against $previous" >&2
   "$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime 0 \
     --nodes "$gate_nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs "$jobs" \
-    --threads 1 |
+    --threads 1 "${sprt[@]}" |
     tee "$root/gate-gen$gen.txt"
 }

@@ -16,7 +16,7 @@ use hoshi::train::records::{read_dir, read_shard, shard_paths};
 use hoshi::train::trainer::{latest_checkpoint, max_weight_difference};
 use hoshi::train::{
     play_match, play_match_parallel, run_selfplay, train, DataSource, MatchConfig, OpeningConfig,
-    PlayOptions, PolicyPlayer, SelfplayConfig, TrainConfig, TrainError, Variant,
+    PlayOptions, PolicyPlayer, SelfplayConfig, Sprt, TrainConfig, TrainError, Variant, Verdict,
 };
 use tch::Device;
 
@@ -269,6 +269,35 @@ fn a_two_game_match_runs_with_colours_swapped() {
     assert_eq!(result.games(), 2);
     // The classical player beats an untrained net's policy with either colour.
     assert_eq!(result.wins, 2, "{result}");
+}
+
+#[test]
+fn a_sequential_test_ends_a_one_sided_match_early() {
+    tch::set_num_threads(1);
+    let mut a = ClassicalPlayer;
+    let mut b = PolicyPlayer::new(
+        Network::random(Arch::new(1, 8), 2, Device::Cpu).unwrap(),
+        "random-net",
+    );
+    let test: Sprt = "0,100".parse().unwrap();
+    let config = MatchConfig {
+        games: 60,
+        play: PlayOptions {
+            movetime_ms: 20,
+            ..PlayOptions::default()
+        },
+        seed: 3,
+        sprt: Some(test),
+        ..MatchConfig::default()
+    };
+    let result = play_match(&mut a, &mut b, &config, &AtomicBool::new(false)).unwrap();
+    // The classical player wins every game, so the test accepts the gain within a few games.
+    assert!(result.games() < 20, "{result}");
+    assert_eq!(
+        test.verdict(result.wins, result.draws, result.losses),
+        Verdict::H1,
+        "{result}"
+    );
 }
 
 /// A classical player that writes down every position it is asked about.

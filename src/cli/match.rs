@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::game::Point;
 use crate::protocol::format::parse_pv_moves;
 use crate::train::{
-    play_match_parallel, MatchConfig, PlayOptions, PolicyTarget, ThinkerPair, TrainError,
+    play_match_parallel, MatchConfig, PlayOptions, PolicyTarget, Sprt, ThinkerPair, TrainError,
 };
 
 /// `match`: A against B, each opening twice with colours swapped; prints W/D/L and Elo.
@@ -39,6 +39,11 @@ pub struct MatchArgs {
     /// ones; lines starting with `#` and blank lines are skipped.
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// `ELO0,ELO1[,ALPHA,BETA]`: a sequential test of H1 (A gains at least ELO1) against H0 (at
+    /// most ELO0), alpha and beta 0.05 by default; the match ends once it decides, `--games`
+    /// at most.
+    #[arg(long)]
+    pub sprt: Option<Sprt>,
     #[command(flatten)]
     pub game: GameArgs,
 }
@@ -72,6 +77,7 @@ pub fn run(args: &MatchArgs, config: &Config, out: &mut dyn Write) -> Result<(),
             None => Vec::new(),
         },
         seed: args.game.seed,
+        sprt: args.sprt,
     };
     let result = play_match_parallel(&factory, &match_config, args.jobs, &AtomicBool::new(false))?;
     let b = match &args.config_b {
@@ -82,9 +88,21 @@ pub fn run(args: &MatchArgs, config: &Config, out: &mut dyn Write) -> Result<(),
         Some(path) => format!("openings {}", path.display()),
         None => format!("seed {}", args.game.seed),
     };
+    let sprt = match args.sprt {
+        Some(t) => format!(
+            "; SPRT [{}, {}]: {}, LLR {:.2} (bounds {:.2}, {:.2})",
+            t.elo0,
+            t.elo1,
+            t.verdict(result.wins, result.draws, result.losses),
+            t.llr(result.wins, result.draws, result.losses),
+            t.bounds().0,
+            t.bounds().1
+        ),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "{} vs {b} ({} {}, {} ms/move, {openings}): {result}",
+        "{} vs {b} ({} {}, {} ms/move, {openings}): {result}{sprt}",
         args.a, args.game.rule, args.game.size, args.game.movetime
     )
     .map_err(TrainError::io("stdout"))

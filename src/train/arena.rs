@@ -20,6 +20,7 @@ use super::game_play::{play_game, PlayOptions, Seats};
 use super::random_openings::OpeningConfig;
 use super::records::GameResult;
 use super::selfplay::Variant;
+use super::sprt::{Sprt, Verdict};
 
 /// How a match is played.
 #[derive(Clone, Debug)]
@@ -36,6 +37,8 @@ pub struct MatchConfig {
     /// pair draws.
     pub openings: Vec<Vec<Point>>,
     pub seed: u64,
+    /// Stop as soon as this test decides (the games then number fewer than `games`).
+    pub sprt: Option<Sprt>,
 }
 
 impl Default for MatchConfig {
@@ -47,6 +50,7 @@ impl Default for MatchConfig {
             opening: OpeningConfig::default(),
             openings: Vec::new(),
             seed: 1,
+            sprt: None,
         }
     }
 }
@@ -304,6 +308,15 @@ fn play_pairs(
                 "match: game {done} moves {}",
                 game.moves().map(pv_move).collect::<String>()
             );
+            if let Some(test) = config.sprt {
+                let verdict = test.verdict(result.wins, result.draws, result.losses);
+                if verdict != Verdict::Open {
+                    // Ends the other jobs' games too; unfinished games are not counted.
+                    log::info!("match: SPRT {verdict} after {done} games");
+                    stop.store(true, Ordering::Relaxed);
+                    return Ok(());
+                }
+            }
         }
     }
     Ok(())

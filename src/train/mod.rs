@@ -10,6 +10,7 @@
 //! - [`optim`]: Adam / SGD whose state can be checkpointed.
 //! - [`trainer`]: the training loop, checkpoints and resume.
 //! - [`arena`]: matches between two thinkers, with the Elo difference and its error bar.
+//! - [`sprt`]: the sequential test that ends a match once it has decided.
 //! - [`tactics_suite`]: forced-win positions drawn from self-play, and how a thinker scores on them.
 //!
 //! The commands that drive them (`selfplay`, `train`, `match`, `promote`) and the player SPECs
@@ -31,6 +32,7 @@ pub mod policy_player;
 pub mod random_openings;
 pub mod records;
 pub mod selfplay;
+pub mod sprt;
 pub mod tactics_suite;
 #[cfg(feature = "torch")]
 pub mod trainer;
@@ -45,5 +47,6 @@ pub use policy_player::PolicyPlayer;
 pub use random_openings::{random_opening, OpeningConfig};
 pub use records::{GameRecord, GameResult, PositionRecord, ShardWriter};
 pub use selfplay::{run_selfplay, SelfplayConfig, SelfplayReport, ThinkerFactory, Variant};
+pub use sprt::{Sprt, Verdict};
 #[cfg(feature = "torch")]
 pub use trainer::{train, DataSource, TrainConfig, TrainReport};
