@@ -15,6 +15,7 @@
 # (target/release/pbrain-hoshi), BALANCE (unset: every random opening; a margin such as 0.2:
 # `selfplay --opening-balance`), GATE_SPRT (unset: the gate plays all GATE_GAMES; `ELO0,ELO1`
 # such as `0,15`: `match --sprt`, ending the gate once the test decides, GATE_GAMES at most).
+# EMA (unset: none; a decay such as 0.999: `train --ema`, and the gate plays the moving average).
 # The callers run with `set -euo pipefail`.
 
 gen_settings() {
@@ -28,6 +29,8 @@ gen_settings() {
   bin=${BIN:-target/release/pbrain-hoshi}
   balance=()
   if [[ -n "${BALANCE:-}" ]]; then balance=(--opening-balance "$BALANCE"); fi
+  ema=()
+  if [[ -n "${EMA:-}" ]]; then ema=(--ema "$EMA"); fi
   sprt=()
   if [[ -n "${GATE_SPRT:-}" ]]; then sprt=(--sprt "$GATE_SPRT"); fi
   export RUST_LOG=${RUST_LOG:-info}
@@ -57,15 +60,18 @@ gen_train() {
   echo "generation $gen: training on ${data[*]}" >&2
   "$bin" train --kind pattern "${data[@]}" --init "$previous" --out "$root/ckpt-gen$gen" \
     --steps "$steps" --batch 256 --lr "$lr" --lr-final 3e-5 --log-every 200 \
-    --checkpoint-every 1000 --torch-threads "$threads" --resume 2>&1 |
+    --checkpoint-every 1000 --torch-threads "$threads" --resume "${ema[@]}" 2>&1 |
     tee -a "$root/train-gen$gen.log" >&2
 }
 
-# The newest checkpoint of ROOT/ckpt-genGEN, without its .safetensors.
+# The newest checkpoint of ROOT/ckpt-genGEN, without its .safetensors (with EMA set, the moving
+# average written with it).
 gen_newest_checkpoint() {
   local gen=$1 root=$2 newest
   newest=$(ls "$root/ckpt-gen$gen"/ckpt-*.safetensors | sort | tail -n 1) || return
-  echo "${newest%.safetensors}"
+  newest=${newest%.safetensors}
+  if [[ -n "${EMA:-}" ]]; then newest="$(dirname "$newest")/ema-${newest##*/ckpt-}"; fi
+  echo "$newest"
 }
 
 # The new net against PREVIOUS: GATE_GAMES games at GATE_NODES playouts a move (freestyle and

@@ -170,6 +170,88 @@ fn training_runs_checkpoints_and_resumes_exactly() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// `d * a + (1 - d) * b`, variable by variable.
+fn blend(a: &Network, b: &Network, d: f64) -> Vec<(String, tch::Tensor)> {
+    let bv = b.var_store().variables();
+    let mut out: Vec<_> = a
+        .var_store()
+        .variables()
+        .into_iter()
+        .map(|(name, t)| {
+            let mixed = &t * d + &bv[&name] * (1.0 - d);
+            (name, mixed)
+        })
+        .collect();
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out
+}
+
+fn largest_difference(net: &Network, expected: &[(String, tch::Tensor)]) -> f64 {
+    let vars = net.var_store().variables();
+    expected
+        .iter()
+        .map(|(name, t)| (&vars[name] - t).abs().max().double_value(&[]))
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn the_moving_average_follows_the_weights_and_resumes() {
+    tch::set_num_threads(1);
+    let dir = temp_dir("ema");
+    let data = dir.join("data");
+    tiny_selfplay(&data);
+    let stop = AtomicBool::new(false);
+    let averaged = |out: &Path, steps| TrainConfig {
+        ema: 0.5,
+        ..tiny_training(&data, out, steps)
+    };
+    let straight = dir.join("straight");
+    train(&averaged(&straight, 3), &stop).unwrap();
+    let load = |path: PathBuf| Network::load(path, Device::Cpu).unwrap();
+    let start = Network::random(Arch::new(1, 8), 11, Device::Cpu).unwrap();
+    let ema1 = load(straight.join("ema-00000001"));
+    let ema2 = load(straight.join("ema-00000002"));
+    let expected1 = blend(&start, &load(straight.join("ckpt-00000001")), 0.5);
+    assert!(largest_difference(&ema1, &expected1) < 1e-6);
+    let expected2 = blend(&ema1, &load(straight.join("ckpt-00000002")), 0.5);
+    assert!(largest_difference(&ema2, &expected2) < 1e-6);
+    assert!(max_weight_difference(&ema2, &load(straight.join("ckpt-00000002"))) > 1e-5);
+    // Resumed at step 2, the average goes on from the one saved there.
+    let split = dir.join("split");
+    train(&averaged(&split, 2), &stop).unwrap();
+    let resumed = TrainConfig {
+        resume: true,
+        ..averaged(&split, 3)
+    };
+    train(&resumed, &stop).unwrap();
+    let diff = max_weight_difference(
+        &load(straight.join("ema-00000003")),
+        &load(split.join("ema-00000003")),
+    );
+    assert!(diff < 1e-5, "the resumed average differs by {diff}");
+    // The average is promoted with its checkpoint's training record.
+    let nets = dir.join("nets");
+    let ema3 = straight.join("ema-00000003");
+    let (ok, out, err) = hoshi(&[
+        "promote",
+        &ema3.display().to_string(),
+        "tiny-ema",
+        "--networks",
+        &nets.display().to_string(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("--ema 0.5") && out.contains("step 3"), "{out}");
+    let promoted = load(nets.join("tiny-ema"));
+    assert_eq!(max_weight_difference(&promoted, &load(ema3)), 0.0);
+    // A decay of 1 or more is refused.
+    let bad = TrainConfig {
+        ema: 1.0,
+        ..tiny_training(&data, &dir.join("bad"), 1)
+    };
+    assert!(matches!(train(&bad, &stop), Err(TrainError::Config(_))));
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[test]
 fn training_can_start_from_a_network_and_weigh_its_data_folders() {
     tch::set_num_threads(1);

@@ -15,7 +15,8 @@ use {
 /// `promote`: copies a checkpoint's network into the networks folder.
 #[derive(Args, Debug, Clone)]
 pub struct PromoteArgs {
-    /// The checkpoint (`<dir>/ckpt-<step>` or any of its files).
+    /// The checkpoint (`<dir>/ckpt-<step>` or any of its files), or the moving average written
+    /// with it (`<dir>/ema-<step>`, `train --ema`).
     pub checkpoint: PathBuf,
     /// The shipped network's name (file names `<name>.safetensors` and `<name>.toml`).
     pub name: String,
@@ -58,10 +59,29 @@ pub fn promote_checkpoint(
             "network name {name:?}: use letters, digits, '_', '-' or '.'"
         )));
     }
-    let ckpt = read_checkpoint(checkpoint)?;
+    // The moving average `ema-<step>` takes its training record from `ckpt-<step>` beside it.
+    let (weights, _) = network_paths(checkpoint);
+    let file = weights.file_name().unwrap_or_default().to_string_lossy();
+    let averaged = file
+        .strip_prefix("ema-")
+        .and_then(|rest| rest.strip_suffix(".safetensors"))
+        .map(|step| {
+            (
+                weights.with_file_name(format!("ckpt-{step}")),
+                weights.clone(),
+            )
+        });
+    let (ckpt, source) = match averaged {
+        Some((record, average)) => (read_checkpoint(&record)?, average),
+        None => {
+            let ckpt = read_checkpoint(checkpoint)?;
+            let stem = ckpt.stem.clone();
+            (ckpt, stem)
+        }
+    };
     // Refuse a checkpoint whose network does not load in this build.
-    let net = Network::load(&ckpt.stem, Device::Cpu)?;
-    let (src_weights, src_sidecar) = network_paths(&ckpt.stem);
+    let net = Network::load(&source, Device::Cpu)?;
+    let (src_weights, src_sidecar) = network_paths(&source);
     let (dst_weights, dst_sidecar) = network_paths(&networks.join(name));
     for dst in [&dst_weights, &dst_sidecar] {
         if dst.exists() {
@@ -82,6 +102,11 @@ pub fn promote_checkpoint(
         .lr_final
         .map(|f| format!(" --lr-final {f}"))
         .unwrap_or_default();
+    let ema = if s.ema > 0.0 {
+        format!(" --ema {}", s.ema)
+    } else {
+        String::new()
+    };
     // `data` lists the folders as `a, b:3`: one --data each.
     let data_args: String = s.data.split(", ").map(|d| format!("--data {d} ")).collect();
     let init = s
@@ -100,7 +125,7 @@ pub fn promote_checkpoint(
            played them\n\
          - commands: `pbrain-hoshi train {data_args}--out {out}{init} --steps {step} --batch {batch} \
            --kind {kind} --blocks {blocks} --channels {channels} --seed {seed} --optimizer {opt} --lr {lr}{lr_final} \
-           --weight-decay {wd} --momentum {mom} --value-weight {vw}{aug}`, then \
+           --weight-decay {wd} --momentum {mom} --value-weight {vw}{aug}{ema}`, then \
            `pbrain-hoshi promote {ckpt} {name}`\n\
          - match results: run `pbrain-hoshi match --a {weights} --b mcts --games 200 \
            --movetime 1000 --rule ... --size ...` (and `--b` the previous shipped network) and \
@@ -131,6 +156,6 @@ pub fn promote_checkpoint(
             .parent()
             .map(|p| p.display().to_string())
             .unwrap_or_default(),
-        ckpt = ckpt.stem.display(),
+        ckpt = source.display(),
     ))
 }

@@ -88,6 +88,11 @@ pub struct TrainArgs {
     /// 0 (the result alone), or a resumed checkpoint's.
     #[arg(long)]
     pub value_mix: Option<f64>,
+    /// Also keep a moving average of the weights with this decay per step (such as 0.999),
+    /// written beside each checkpoint as OUT/ema-<step>, a network file (default: none, or a
+    /// resumed checkpoint's).
+    #[arg(long)]
+    pub ema: Option<f64>,
     /// After training, report the final network's policy and value losses over every position
     /// of this folder of shards once (held-out games; the value against the game's result).
     #[arg(long)]
@@ -190,6 +195,7 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         value_mix: args.value_mix.or(prev.map(|s| s.value_mix)).unwrap_or(0.0),
         device: device(&args.device)?,
         lr_final: args.lr_final.or(prev.and_then(|s| s.lr_final)),
+        ema: args.ema.or(prev.map(|s| s.ema)).unwrap_or(0.0),
     };
     let report = run_training(&config, &AtomicBool::new(false))?;
     writeln!(

@@ -237,6 +237,17 @@ impl Network {
         Ok(net.place(device))
     }
 
+    /// An independent copy: the same description and weights, on the same device.
+    pub fn duplicate(&self) -> Result<Network, NnError> {
+        let mut copy = Network::build(self.meta.clone())?.place(self.device());
+        if self.half {
+            copy.set_half(true);
+        }
+        copy.vs.copy(&self.vs)?;
+        copy.prepare_inference();
+        Ok(copy)
+    }
+
     /// Loads a network (path with or without `.safetensors`; the sidecar sits beside it).
     pub fn load(path: impl AsRef<Path>, device: Device) -> Result<Network, NnError> {
         let (weights, sidecar) = network_paths(path.as_ref());

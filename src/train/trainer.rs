@@ -112,6 +112,9 @@ pub struct TrainConfig {
     /// (`None`: a constant rate). The rate of a step depends on the step alone, so a resumed
     /// run follows the same schedule.
     pub lr_final: Option<f64>,
+    /// Keep an exponential moving average of the weights with this decay per step, written
+    /// beside each checkpoint as `ema-<step>` (a network file); 0: none.
+    pub ema: f64,
 }
 
 impl Default for TrainConfig {
@@ -142,6 +145,7 @@ impl Default for TrainConfig {
             value_mix: 0.0,
             device: Device::Cpu,
             lr_final: None,
+            ema: 0.0,
         }
     }
 }
@@ -168,6 +172,9 @@ pub struct TrainState {
     /// The cosine schedule's final rate (absent: constant `lr`).
     #[serde(default)]
     pub lr_final: Option<f64>,
+    /// The weights' moving average's decay (absent in older checkpoints: 0, none).
+    #[serde(default)]
+    pub ema: f64,
     pub augment: bool,
     pub data: String,
     /// The network the run started from (absent: random weights).
@@ -203,6 +210,60 @@ fn with_suffix(stem: &Path, suffix: &str) -> PathBuf {
 /// `<dir>/ckpt-<step, 8 digits>`.
 pub fn checkpoint_stem(dir: &Path, step: u64) -> PathBuf {
     dir.join(format!("ckpt-{step:08}"))
+}
+
+/// `<dir>/ema-<step, 8 digits>`: the averaged network written with checkpoint `step`.
+pub fn averaged_stem(dir: &Path, step: u64) -> PathBuf {
+    dir.join(format!("ema-{step:08}"))
+}
+
+/// The moving average of the trained weights: a net that has seen the last few thousand
+/// batches rather than the last one, steadier for self-play and matches (KataGo and others
+/// export such an average).
+struct Averaged {
+    net: Network,
+    decay: f64,
+}
+
+impl Averaged {
+    /// Starts from `net`'s weights, or from the average saved with the checkpoint `resumed`.
+    fn start(
+        config: &TrainConfig,
+        net: &Network,
+        resumed: Option<u64>,
+    ) -> Result<Option<Averaged>, TrainError> {
+        if config.ema <= 0.0 {
+            return Ok(None);
+        }
+        let saved = resumed
+            .map(|step| averaged_stem(&config.out_dir, step))
+            .filter(|stem| with_suffix(stem, ".safetensors").is_file());
+        let net = match saved {
+            Some(stem) => {
+                log::info!("train: the moving average resumes from {}", stem.display());
+                f32_weights(Network::load(&stem, config.device)?)
+            }
+            None => net.duplicate()?,
+        };
+        Ok(Some(Averaged {
+            net,
+            decay: config.ema,
+        }))
+    }
+
+    /// One step: `average = decay * average + (1 - decay) * trained`.
+    fn update(&mut self, trained: &Network) -> Result<(), TrainError> {
+        let now = trained.var_store().variables();
+        tch::no_grad(|| -> Result<(), TrainError> {
+            for (name, mut avg) in self.net.var_store().variables() {
+                if let Some(w) = now.get(&name) {
+                    let _ = avg.f_mul_scalar_(self.decay)?;
+                    let _ = avg.f_add_(&(w * (1.0 - self.decay)))?;
+                }
+            }
+            Ok(())
+        })
+    }
 }
 
 /// Reads the checkpoint a path names: the stem or any of its files.
@@ -283,6 +344,9 @@ fn validate(config: &TrainConfig) -> Result<(), TrainError> {
     let bad = |m: &str| Err(TrainError::Config(m.to_string()));
     if config.batch == 0 {
         return bad("batch size must be at least 1");
+    }
+    if !(0.0..1.0).contains(&config.ema) {
+        return bad("the moving average's decay lies in [0, 1)");
     }
     if config.checkpoint_every == 0 || config.log_every == 0 {
         return bad("checkpoint and log intervals must be at least 1 step");
@@ -470,6 +534,13 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
     }
     std::fs::create_dir_all(&config.out_dir).map_err(TrainError::io(&config.out_dir))?;
     let (mut net, mut opt, start_step, resumed) = start(config)?;
+    let mut averaged = Averaged::start(config, &net, resumed.as_ref().map(|_| start_step))?;
+    let save = |net: &mut Network,
+                averaged: &mut Option<Averaged>,
+                opt: &Optimizer,
+                report: &TrainReport| {
+        save_checkpoint(config, &set, net, averaged.as_mut(), opt, report)
+    };
     let mut report = TrainReport {
         start_step,
         step: start_step,
@@ -497,6 +568,9 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
         opt.set_lr(learning_rate(config, report.step));
         opt.step();
         report.step += 1;
+        if let Some(a) = averaged.as_mut() {
+            a.update(&net)?;
+        }
 
         window.0 += policy_loss.double_value(&[]);
         window.1 += value_loss.double_value(&[]);
@@ -521,7 +595,7 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
             window = (0.0, 0.0, 0, Instant::now());
         }
         if report.step.is_multiple_of(config.checkpoint_every) {
-            report.checkpoint = Some(save_checkpoint(config, &set, &mut net, &opt, &report)?);
+            report.checkpoint = Some(save(&mut net, &mut averaged, &opt, &report)?);
             saved_step = report.step;
         }
     }
@@ -530,7 +604,7 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
         report.value_loss = window.1 / window.2 as f64;
     }
     if report.step > saved_step {
-        report.checkpoint = Some(save_checkpoint(config, &set, &mut net, &opt, &report)?);
+        report.checkpoint = Some(save(&mut net, &mut averaged, &opt, &report)?);
     }
     let done = (report.step - start_step) as f64;
     report.positions_per_second =
@@ -542,6 +616,7 @@ fn save_checkpoint(
     config: &TrainConfig,
     set: &TrainingSet,
     net: &mut Network,
+    averaged: Option<&mut Averaged>,
     opt: &Optimizer,
     report: &TrainReport,
 ) -> Result<PathBuf, TrainError> {
@@ -561,6 +636,7 @@ fn save_checkpoint(
         value_weight: config.value_weight,
         value_mix: config.value_mix,
         lr_final: config.lr_final,
+        ema: config.ema,
         augment: config.augment,
         data: data_line(config),
         init: config.init.as_ref().map(|p| p.display().to_string()),
@@ -574,6 +650,14 @@ fn save_checkpoint(
         state.step, state.seed, state.games, state.samples, state.data
     ));
     net.save(&stem)?;
+    if let Some(a) = averaged {
+        // Before the sidecar, which marks the checkpoint complete.
+        a.net.set_description(&format!(
+            "moving average (decay {}) of the trainer's weights at step {}, seed {}, {} games / {} positions from {}",
+            a.decay, state.step, state.seed, state.games, state.samples, state.data
+        ));
+        a.net.save(averaged_stem(&config.out_dir, report.step))?;
+    }
     opt.save(&with_suffix(&stem, ".optim.safetensors"))?;
     let sidecar = with_suffix(&stem, ".train.toml");
     let tmp = with_suffix(&stem, ".train.toml.tmp");
@@ -691,6 +775,7 @@ mod tests {
             value_weight: 1.0,
             value_mix: 0.25,
             lr_final: Some(1e-5),
+            ema: 0.0,
             augment: true,
             data: "d".into(),
             init: None,
