@@ -15,7 +15,9 @@
 # (target/release/pbrain-hoshi), BALANCE (unset: every random opening; a margin such as 0.2:
 # `selfplay --opening-balance`), GATE_SPRT (unset: the gate plays all GATE_GAMES; `ELO0,ELO1`
 # such as `0,15`: `match --sprt`, ending the gate once the test decides, GATE_GAMES at most).
-# EMA (unset: none; a decay such as 0.999: `train --ema`, and the gate plays the moving average).
+# REUSE (unset: STEPS steps; a number such as 4: `train --max-reuse`, at most that many samples a
+# position of the window), WINDOW `grow` (2 + GEN/4 generations: the window lengthens as the
+# data piles up), EMA (unset: none; a decay such as 0.999: `train --ema`, and the gate plays the moving average).
 # The callers run with `set -euo pipefail`.
 
 gen_settings() {
@@ -29,6 +31,8 @@ gen_settings() {
   bin=${BIN:-target/release/pbrain-hoshi}
   balance=()
   if [[ -n "${BALANCE:-}" ]]; then balance=(--opening-balance "$BALANCE"); fi
+  reuse=()
+  if [[ -n "${REUSE:-}" ]]; then reuse=(--max-reuse "$REUSE"); fi
   ema=()
   if [[ -n "${EMA:-}" ]]; then ema=(--ema "$EMA"); fi
   sprt=()
@@ -52,15 +56,16 @@ gen_selfplay() {
 # (the newest counted twice), STEPS steps; resumes from its newest checkpoint.
 gen_train() {
   local gen=$1 previous=$2 root=$3 threads=$4
-  local data=() g
-  for ((g = gen - window + 1; g <= gen; g++)); do
+  local data=() g span=$window
+  if [[ "$window" == grow ]]; then span=$((2 + gen / 4)); fi
+  for ((g = gen - span + 1; g <= gen; g++)); do
     [[ -d "$root/gen$g" ]] || continue
     if ((g == gen)); then data+=(--data "$root/gen$g:2"); else data+=(--data "$root/gen$g"); fi
   done
   echo "generation $gen: training on ${data[*]}" >&2
   "$bin" train --kind pattern "${data[@]}" --init "$previous" --out "$root/ckpt-gen$gen" \
     --steps "$steps" --batch 256 --lr "$lr" --lr-final 3e-5 --log-every 200 \
-    --checkpoint-every 1000 --torch-threads "$threads" --resume "${ema[@]}" 2>&1 |
+    --checkpoint-every 1000 --torch-threads "$threads" --resume "${ema[@]}" "${reuse[@]}" 2>&1 |
     tee -a "$root/train-gen$gen.log" >&2
 }
 

@@ -195,7 +195,7 @@ fn largest_difference(net: &Network, expected: &[(String, tch::Tensor)]) -> f64 
 }
 
 #[test]
-fn the_moving_average_follows_the_weights_and_resumes() {
+fn the_moving_average_and_the_reuse_cap_shape_a_run() {
     tch::set_num_threads(1);
     let dir = temp_dir("ema");
     let data = dir.join("data");
@@ -243,6 +243,22 @@ fn the_moving_average_follows_the_weights_and_resumes() {
     assert!(out.contains("--ema 0.5") && out.contains("step 3"), "{out}");
     let promoted = load(nets.join("tiny-ema"));
     assert_eq!(max_weight_difference(&promoted, &load(ema3)), 0.0);
+    // At most two samples a position: the run ends early, its schedule with it.
+    let capped = dir.join("capped");
+    let report = train(
+        &TrainConfig {
+            max_reuse: Some(2.0),
+            ..tiny_training(&data, &capped, 1000)
+        },
+        &stop,
+    )
+    .unwrap();
+    let positions = latest_checkpoint(&capped).unwrap().unwrap().state.samples as u64;
+    assert_eq!(
+        report.step,
+        (2 * positions).div_ceil(8),
+        "{positions} positions"
+    );
     // A decay of 1 or more is refused.
     let bad = TrainConfig {
         ema: 1.0,

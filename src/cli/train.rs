@@ -93,6 +93,10 @@ pub struct TrainArgs {
     /// resumed checkpoint's).
     #[arg(long)]
     pub ema: Option<f64>,
+    /// Train at most this many samples per position of the data (weights counted), fewer
+    /// steps than --steps where the data is small (the learning rate's schedule ends there).
+    #[arg(long)]
+    pub max_reuse: Option<f64>,
     /// After training, report the final network's policy and value losses over every position
     /// of this folder of shards once (held-out games; the value against the game's result).
     #[arg(long)]
@@ -196,6 +200,7 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         device: device(&args.device)?,
         lr_final: args.lr_final.or(prev.and_then(|s| s.lr_final)),
         ema: args.ema.or(prev.map(|s| s.ema)).unwrap_or(0.0),
+        max_reuse: args.max_reuse,
     };
     let report = run_training(&config, &AtomicBool::new(false))?;
     writeln!(

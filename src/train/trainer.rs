@@ -115,6 +115,9 @@ pub struct TrainConfig {
     /// Keep an exponential moving average of the weights with this decay per step, written
     /// beside each checkpoint as `ema-<step>` (a network file); 0: none.
     pub ema: f64,
+    /// Train at most this many samples per position of the data (weights counted): fewer steps
+    /// than `steps` on a small window, so that no position is learnt by heart.
+    pub max_reuse: Option<f64>,
 }
 
 impl Default for TrainConfig {
@@ -146,6 +149,7 @@ impl Default for TrainConfig {
             device: Device::Cpu,
             lr_final: None,
             ema: 0.0,
+            max_reuse: None,
         }
     }
 }
@@ -532,6 +536,26 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
             set.samples_with_value()
         );
     }
+    let capped;
+    let config = match config.max_reuse {
+        Some(reuse) => {
+            let most = (reuse * set.len() as f64 / config.batch as f64)
+                .ceil()
+                .max(1.0) as u64;
+            if most < config.steps {
+                log::info!(
+                    "train: at most {reuse} samples a position: {most} steps instead of {}",
+                    config.steps
+                );
+            }
+            capped = TrainConfig {
+                steps: config.steps.min(most),
+                ..config.clone()
+            };
+            &capped
+        }
+        None => config,
+    };
     std::fs::create_dir_all(&config.out_dir).map_err(TrainError::io(&config.out_dir))?;
     let (mut net, mut opt, start_step, resumed) = start(config)?;
     let mut averaged = Averaged::start(config, &net, resumed.as_ref().map(|_| start_step))?;
