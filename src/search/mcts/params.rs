@@ -59,7 +59,7 @@ impl Default for MctsParams {
             virtual_loss: 1.0,
             style: Style::Classic,
             lcb_z: 1.65,
-            tree_memory_share: 0.75,
+            tree_memory_share: 0.6,
             smart_stop: true,
             verify: false,
             tree_defence: false,
