@@ -511,6 +511,23 @@ fn f32_weights(mut net: Network) -> Network {
     net
 }
 
+/// `config.steps`, or fewer where `max_reuse` caps the samples drawn per position of the data.
+fn steps_within_reuse(config: &TrainConfig, positions: usize) -> u64 {
+    let Some(reuse) = config.max_reuse else {
+        return config.steps;
+    };
+    let most = (reuse * positions as f64 / config.batch as f64)
+        .ceil()
+        .max(1.0) as u64;
+    if most < config.steps {
+        log::info!(
+            "train: at most {reuse} samples a position: {most} steps instead of {}",
+            config.steps
+        );
+    }
+    config.steps.min(most)
+}
+
 /// Runs (or resumes) training until `config.steps` or until `stop` is raised; either way it ends
 /// with a checkpoint of the last step done.
 pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, TrainError> {
@@ -536,26 +553,11 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
             set.samples_with_value()
         );
     }
-    let capped;
-    let config = match config.max_reuse {
-        Some(reuse) => {
-            let most = (reuse * set.len() as f64 / config.batch as f64)
-                .ceil()
-                .max(1.0) as u64;
-            if most < config.steps {
-                log::info!(
-                    "train: at most {reuse} samples a position: {most} steps instead of {}",
-                    config.steps
-                );
-            }
-            capped = TrainConfig {
-                steps: config.steps.min(most),
-                ..config.clone()
-            };
-            &capped
-        }
-        None => config,
+    let capped = TrainConfig {
+        steps: steps_within_reuse(config, set.len()),
+        ..config.clone()
     };
+    let config = &capped;
     std::fs::create_dir_all(&config.out_dir).map_err(TrainError::io(&config.out_dir))?;
     let (mut net, mut opt, start_step, resumed) = start(config)?;
     let mut averaged = Averaged::start(config, &net, resumed.as_ref().map(|_| start_step))?;
