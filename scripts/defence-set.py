@@ -15,6 +15,17 @@ check of how often a brain's move there is safe.
     python3 scripts/defence-set.py check tests/data/defence-15.txt --ms 1000 --threads 2 \
         --engine target/release/pbrain-hoshi --oracle "..." --update
 
+The wins set is the same for the other side of the game: the positions where the opponent
+announced that it was lost (`-M`), and a check of how often the brain's move keeps the win.
+
+    python3 scripts/defence-set.py wins runs/hoshi-vs-rapfi ... --opponent rapfi \
+        --oracle "..." --out tests/data/wins-15.txt
+    python3 scripts/defence-set.py check tests/data/wins-15.txt --engine ... --oracle "..." \
+        --oracle-ms 1000
+
+In a wins set (its first line `# kind: wins`) `safe` lists the moves that keep the win (the
+oracle, to move after them, announces its loss) and `losing` the moves that let it go.
+
 Lines are `rule size moves safe=... losing=...` with moves in the `h8i9g9` form (letter = x,
 number = y + 1), the side to move being the one that lost the game. A verdict is the oracle's at its
 move time, one thread: "losing" is proven, "safe" only means it found no forced win.
@@ -172,6 +183,45 @@ def collect(args):
     print(f"{kept} moments", file=sys.stderr)
 
 
+# ---- wins ----------------------------------------------------------------------------------
+
+def wins(args):
+    """Every position where the opponent announced its loss at least `--min-plies` plies away
+    (the brain to move), kept when the oracle, playing the brain's side, proves the win; its
+    move is the first known to keep it."""
+    seen, kept = set(), 0
+    with open(args.out, "w") as out:
+        out.write(f"# kind: wins\n# oracle: {args.oracle}, {args.oracle_ms} ms a verdict, one "
+                  "thread\n")
+        for run in args.runs:
+            rule = int(re.search(r"--rule (\d+)", open(f"{run}/command.txt").read()).group(1))
+            evals = final_evals(f"{run}/messages.txt", args.opponent)
+            oracles = {}
+            for props, moves, opening in sgf_games(f"{run}/games.sgf"):
+                game = evals.get(props["GN"], {})
+                lost = sorted(ply for ply, ev in game.items()
+                              if ev.startswith("-M") and int(ev[2:]) >= args.min_plies)
+                for ply in lost:
+                    if ply >= len(moves) or ply < opening:
+                        continue
+                    position = moves[:ply]
+                    size = int(props.get("SZ", 15))
+                    key = (rule, size, frozenset(position[0::2]), frozenset(position[1::2]))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    if key[:2] not in oracles:
+                        oracles[key[:2]] = Brain(args.oracle, size, rule, args.oracle_ms, 1)
+                    reply, ev = oracles[key[:2]].answer(position)
+                    if proven_win(ev):
+                        kept += 1
+                        write_line(out, Position(rule, size, position, {reply}, set()))
+                        out.flush()
+            for oracle in oracles.values():
+                oracle.close()
+    print(f"{kept} positions", file=sys.stderr)
+
+
 # ---- build ---------------------------------------------------------------------------------
 
 def build_one(args, line):
@@ -218,6 +268,9 @@ def build(args):
 
 def check(args):
     positions = read_set(args.set)
+    # A wins set: a move is good when it keeps the win, which the oracle (to move) confirms by
+    # announcing its loss; otherwise a move is good unless the oracle announces its win.
+    keeps = any(line.strip() == "# kind: wins" for line in open(args.set))
     if args.limit:
         positions = positions[:args.limit]
     tally, oracles, learned = collections.Counter(), {}, 0
@@ -235,7 +288,8 @@ def check(args):
             key = (p.size, p.rule)
             if key not in oracles:
                 oracles[key] = Brain(args.oracle, p.size, p.rule, args.oracle_ms, 1)
-            losing = proven_win(oracles[key].answer(p.moves + [move])[1])
+            ev = oracles[key].answer(p.moves + [move])[1]
+            losing = not (ev or "").startswith("-M") if keeps else proven_win(ev)
             (p.losing if losing else p.safe).add(move)
             verdict, learned = ("losing" if losing else "safe"), learned + 1
         else:
@@ -254,7 +308,7 @@ def check(args):
             for p in positions + kept:
                 write_line(out, p)
     total = sum(tally.values())
-    print(f"safe {tally['safe']} of {total} ({100 * tally['safe'] / max(total, 1):.1f} %), "
+    print(f"{'kept the win' if keeps else 'safe'} {tally['safe']} of {total} ({100 * tally['safe'] / max(total, 1):.1f} %), "
           f"losing {tally['losing']}, unknown {tally['unknown']}")
 
 
@@ -274,6 +328,13 @@ def main():
     b.add_argument("--walk-back", type=int, default=2, help="loser's moves to step back at most")
     b.add_argument("--jobs", type=int, default=2, help="oracles run side by side")
     b.add_argument("--out", required=True)
+    w = sub.add_parser("wins", help="the positions where the opponent announced its loss")
+    w.add_argument("runs", nargs="+")
+    w.add_argument("--opponent", default="rapfi", help="the engine whose -M verdicts are read")
+    w.add_argument("--oracle", required=True, help="a brain's command line (Rapfi)")
+    w.add_argument("--oracle-ms", type=int, default=1000)
+    w.add_argument("--min-plies", type=int, default=15, help="the shortest announced loss read")
+    w.add_argument("--out", required=True)
     k = sub.add_parser("check", help="how often a brain's move is safe")
     k.add_argument("set")
     k.add_argument("--engine", required=True)
@@ -284,7 +345,7 @@ def main():
     k.add_argument("--oracle-ms", type=int, default=400)
     k.add_argument("--update", action="store_true", help="write the oracle's new verdicts back")
     args = ap.parse_args()
-    {"collect": collect, "build": build, "check": check}[args.command](args)
+    {"collect": collect, "wins": wins, "build": build, "check": check}[args.command](args)
 
 
 if __name__ == "__main__":
