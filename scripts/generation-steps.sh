@@ -9,6 +9,8 @@
 #   gen_train GEN PREVIOUS ROOT THREADS     training into ROOT/ckpt-genGEN (log: ROOT/train-genGEN.log)
 #   gen_newest_checkpoint GEN ROOT          prints the newest checkpoint of ROOT/ckpt-genGEN
 #   gen_gate GEN PREVIOUS ROOT JOBS         the gate match, its result into ROOT/gate-genGEN.txt
+#   gen_check GEN ROOT                      every CHECK_EVERY generations, the new net in the engine
+#                                           against an outside brain, into ROOT/check-genGEN.txt
 #
 # Environment (read by gen_settings): GAMES (default 2500 per worker), NODES (800), STEPS (4000),
 # LR (7e-4, decaying to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN
@@ -18,6 +20,9 @@
 # REUSE (unset: STEPS steps; a number such as 4: `train --max-reuse`, at most that many samples a
 # position of the window), WINDOW `grow` (2 + GEN/4 generations: the window lengthens as the
 # data piles up), EMA (unset: none; a decay such as 0.999: `train --ema`, and the gate plays the moving average).
+# CHECK_BRAIN (unset: no check; the command line of a Gomocup brain nobody here wrote, such as
+# Rapfi, which self-play cannot drift along with), CHECK_EVERY (3), CHECK_GAMES (48 per rule),
+# CHECK_MS (1000 a move; both sides get 2 threads, so one game runs at a time).
 # The callers run with `set -euo pipefail`.
 
 gen_settings() {
@@ -37,6 +42,9 @@ gen_settings() {
   if [[ -n "${EMA:-}" ]]; then ema=(--ema "$EMA"); fi
   sprt=()
   if [[ -n "${GATE_SPRT:-}" ]]; then sprt=(--sprt "$GATE_SPRT"); fi
+  check_every=${CHECK_EVERY:-3}
+  check_games=${CHECK_GAMES:-48}
+  check_ms=${CHECK_MS:-1000}
   export RUST_LOG=${RUST_LOG:-info}
 }
 
@@ -90,4 +98,26 @@ gen_gate() {
     --nodes "$gate_nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs "$jobs" \
     --threads 1 "${sprt[@]}" |
     tee "$root/gate-gen$gen.txt"
+}
+
+# Every CHECK_EVERY generations, when CHECK_BRAIN is set: the engine as users run it
+# (config/hoshi.toml with the new net named) against CHECK_BRAIN from the even openings,
+# freestyle and renju 15x15, CHECK_GAMES games each at CHECK_MS a move, 2 threads each; the
+# results go to ROOT/check-genGEN.txt, the config to ROOT/check-genGEN.toml.
+gen_check() {
+  local gen=$1 root=$2 newest config rule
+  [[ -n "${CHECK_BRAIN:-}" ]] || return 0
+  ((gen % check_every == 0)) || return 0
+  newest=$(gen_newest_checkpoint "$gen" "$root")
+  [[ "$newest" == /* ]] || newest="$PWD/$newest"
+  config="$root/check-gen$gen.toml"
+  sed "s#^network = .*#network = \"$newest\"#" config/hoshi.toml >"$config"
+  : >"$root/check-gen$gen.txt"
+  for rule in freestyle renju; do
+    echo "generation $gen: $rule check of $newest against $CHECK_BRAIN" >&2
+    "$bin" match --a "brain:$bin --config $config" --b "brain:$CHECK_BRAIN" \
+      --openings "tests/data/openings-15-$rule-even.txt" --games "$check_games" \
+      --movetime "$check_ms" --rule "$rule" --size 15x15 --jobs 1 --threads 2 |
+      tee -a "$root/check-gen$gen.txt"
+  done
 }

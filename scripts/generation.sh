@@ -13,12 +13,16 @@
 # 3. gate: the new net against PREVIOUS_NET, GATE_GAMES games at GATE_NODES playouts a move
 #    (freestyle and renju, 15x15; fixed playouts, so the result does not depend on what else
 #    the machine runs), written to DATA_ROOT/gate-genGEN.txt.
+# 4. check (every CHECK_EVERY generations, with CHECK_BRAIN set): the engine with the new net
+#    against an outside brain at 1 s a move, written to DATA_ROOT/check-genGEN.txt.
 # Promote a net that gains with `pbrain-hoshi promote DATA_ROOT/ckpt-genGEN/ckpt-<step> NAME`.
 #
 # Environment: GAMES (default 2500 per worker), NODES (800), STEPS (4000), LR (7e-4, decaying
 # to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN (target/release/pbrain-hoshi),
 # BALANCE (unset: every random opening; a margin such as 0.2: only openings the previous net's
 # quick look scores within it of an even game, `selfplay --opening-balance`).
+# CHECK_BRAIN, CHECK_EVERY, CHECK_GAMES, CHECK_MS: the check against an outside brain (step 4;
+# see scripts/generation-steps.sh).
 # The defaults are how hoshi-p32-g7 was made; networks/README.md gives the one-liner that made
 # each later network (hoshi-p32-g12: GAMES=2000 BALANCE=0.2).
 # The steps' command lines live in scripts/generation-steps.sh, shared with scripts/slurm/, which
@@ -40,3 +44,4 @@ wait
 
 gen_train "$gen" "$previous" "$root" 2
 gen_gate "$gen" "$previous" "$root" 2
+gen_check "$gen" "$root"
