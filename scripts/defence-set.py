@@ -18,7 +18,7 @@ check of how often a brain's move there is safe.
 The wins set is the same for the other side of the game: the positions where the opponent
 announced that it was lost (`-M`), and a check of how often the brain's move keeps the win.
 
-    python3 scripts/defence-set.py wins runs/hoshi-vs-rapfi ... --opponent rapfi \
+    python3 scripts/defence-set.py wins runs/hoshi-vs-rapfi ... --opponent rapfi --every 3 \
         --oracle "..." --out tests/data/wins-15.txt
     python3 scripts/defence-set.py check tests/data/wins-15.txt --engine ... --oracle "..." \
         --oracle-ms 1000
@@ -214,12 +214,14 @@ def wins(args):
                         oracles[key[:2]] = Brain(args.oracle, size, rule, args.oracle_ms, 1)
                     reply, ev = oracles[key[:2]].answer(position)
                     if proven_win(ev):
+                        # --every N keeps the 1st, (N+1)th, ... of the proven positions
+                        if kept % args.every == 0:
+                            write_line(out, Position(rule, size, position, {reply}, set()))
+                            out.flush()
                         kept += 1
-                        write_line(out, Position(rule, size, position, {reply}, set()))
-                        out.flush()
             for oracle in oracles.values():
                 oracle.close()
-    print(f"{kept} positions", file=sys.stderr)
+    print(f"{kept} proven positions, every {args.every} written", file=sys.stderr)
 
 
 # ---- build ---------------------------------------------------------------------------------
@@ -334,6 +336,7 @@ def main():
     w.add_argument("--oracle", required=True, help="a brain's command line (Rapfi)")
     w.add_argument("--oracle-ms", type=int, default=1000)
     w.add_argument("--min-plies", type=int, default=15, help="the shortest announced loss read")
+    w.add_argument("--every", type=int, default=1, help="write every Nth proven position only")
     w.add_argument("--out", required=True)
     k = sub.add_parser("check", help="how often a brain's move is safe")
     k.add_argument("set")
