@@ -128,6 +128,10 @@ def proven_win(ev):
     return ev is not None and ev.startswith("+M")
 
 
+def proven_loss(ev):
+    return ev is not None and ev.startswith("-M")
+
+
 # ---- collect -------------------------------------------------------------------------------
 
 def sgf_games(path):
@@ -185,40 +189,42 @@ def collect(args):
 
 # ---- wins ----------------------------------------------------------------------------------
 
+def announced_losses(run, opponent, min_plies):
+    """(rule, size, position) of every position of `run`'s games where `opponent` announced its
+    loss at least `min_plies` plies away, the other side to move."""
+    rule = int(re.search(r"--rule (\d+)", open(f"{run}/command.txt").read()).group(1))
+    evals = final_evals(f"{run}/messages.txt", opponent)
+    for props, moves, opening in sgf_games(f"{run}/games.sgf"):
+        size = int(props.get("SZ", 15))
+        for ply, ev in sorted(evals.get(props["GN"], {}).items()):
+            if proven_loss(ev) and int(ev[2:]) >= min_plies and opening <= ply < len(moves):
+                yield rule, size, moves[:ply]
+
+
 def wins(args):
     """Every position where the opponent announced its loss at least `--min-plies` plies away
     (the brain to move), kept when the oracle, playing the brain's side, proves the win; its
-    move is the first known to keep it."""
+    move is the first known to keep it. `--every N` writes the 1st, (N+1)th, ... of them."""
     seen, kept = set(), 0
     with open(args.out, "w") as out:
         out.write(f"# kind: wins\n# oracle: {args.oracle}, {args.oracle_ms} ms a verdict, one "
                   "thread\n")
         for run in args.runs:
-            rule = int(re.search(r"--rule (\d+)", open(f"{run}/command.txt").read()).group(1))
-            evals = final_evals(f"{run}/messages.txt", args.opponent)
             oracles = {}
-            for props, moves, opening in sgf_games(f"{run}/games.sgf"):
-                game = evals.get(props["GN"], {})
-                lost = sorted(ply for ply, ev in game.items()
-                              if ev.startswith("-M") and int(ev[2:]) >= args.min_plies)
-                for ply in lost:
-                    if ply >= len(moves) or ply < opening:
-                        continue
-                    position = moves[:ply]
-                    size = int(props.get("SZ", 15))
-                    key = (rule, size, frozenset(position[0::2]), frozenset(position[1::2]))
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    if key[:2] not in oracles:
-                        oracles[key[:2]] = Brain(args.oracle, size, rule, args.oracle_ms, 1)
-                    reply, ev = oracles[key[:2]].answer(position)
-                    if proven_win(ev):
-                        # --every N keeps the 1st, (N+1)th, ... of the proven positions
-                        if kept % args.every == 0:
-                            write_line(out, Position(rule, size, position, {reply}, set()))
-                            out.flush()
-                        kept += 1
+            for rule, size, position in announced_losses(run, args.opponent, args.min_plies):
+                key = (rule, size, frozenset(position[0::2]), frozenset(position[1::2]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                if key[:2] not in oracles:
+                    oracles[key[:2]] = Brain(args.oracle, size, rule, args.oracle_ms, 1)
+                reply, ev = oracles[key[:2]].answer(position)
+                if not proven_win(ev):
+                    continue
+                if kept % args.every == 0:
+                    write_line(out, Position(rule, size, position, {reply}, set()))
+                    out.flush()
+                kept += 1
             for oracle in oracles.values():
                 oracle.close()
     print(f"{kept} proven positions, every {args.every} written", file=sys.stderr)
@@ -239,7 +245,7 @@ def build_one(args, line):
     try:
         for _ in range(args.walk_back + 1):
             reply, ev = witness.answer(moves)
-            if not (ev or "").startswith("-M") and not proven_win(oracle.answer(moves + [reply])[1]):
+            if not proven_loss(ev) and not proven_win(oracle.answer(moves + [reply])[1]):
                 if played and proven_win(oracle.answer(moves + played[:1])[1]):
                     return Position(rule, size, moves, {reply}, {played[0]})
                 return None
@@ -291,7 +297,7 @@ def check(args):
             if key not in oracles:
                 oracles[key] = Brain(args.oracle, p.size, p.rule, args.oracle_ms, 1)
             ev = oracles[key].answer(p.moves + [move])[1]
-            losing = not (ev or "").startswith("-M") if keeps else proven_win(ev)
+            losing = not proven_loss(ev) if keeps else proven_win(ev)
             (p.losing if losing else p.safe).add(move)
             verdict, learned = ("losing" if losing else "safe"), learned + 1
         else:
@@ -310,7 +316,8 @@ def check(args):
             for p in positions + kept:
                 write_line(out, p)
     total = sum(tally.values())
-    print(f"{'kept the win' if keeps else 'safe'} {tally['safe']} of {total} ({100 * tally['safe'] / max(total, 1):.1f} %), "
+    label = "kept the win" if keeps else "safe"
+    print(f"{label} {tally['safe']} of {total} ({100 * tally['safe'] / max(total, 1):.1f} %), "
           f"losing {tally['losing']}, unknown {tally['unknown']}")
 
 
