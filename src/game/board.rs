@@ -11,7 +11,9 @@
 use std::fmt;
 
 use super::error::GameError;
-use super::pattern::{self, classify_line, lookup, swap_colors, LineRule, Pattern, OPP, OWN};
+use super::pattern::{
+    self, classify_line, lookup, lookup_window, swap_colors, LineRule, Pattern, OPP, OWN,
+};
 use super::types::{Color, Point, Rule, MAX_SIZE, MIN_SIZE};
 use super::zobrist::{stone_key, SIDE_KEY};
 
@@ -363,14 +365,33 @@ impl Board {
     /// Index form of [`Board::pattern`]: one table lookup.
     #[inline]
     pub fn pattern_idx(&self, idx: usize, color: Color, dir: usize) -> Pattern {
-        let code = self.codes[idx][dir];
-        let code = match color {
-            Color::Black => code,
-            Color::White => swap_colors(code),
-        };
-        match lookup(self.tables[color.index()], code) {
+        match lookup(
+            self.tables[color.index()],
+            self.code_seen_by(idx, dir, color),
+        ) {
             Some(p) => p,
             None => self.pattern_full_line(idx, color, dir),
+        }
+    }
+
+    /// [`Board::pattern_idx`] read from the cell's ten-cell window alone, without the exact
+    /// whole-line classifier that long caro runs need: it changes only when a stone within five
+    /// steps on that line does (what an incrementally updated feature needs).
+    #[inline]
+    pub fn window_pattern_idx(&self, idx: usize, color: Color, dir: usize) -> Pattern {
+        lookup_window(
+            self.tables[color.index()],
+            self.code_seen_by(idx, dir, color),
+        )
+    }
+
+    /// The neighbour code of `idx` in direction `dir` with `color`'s stones as the own ones.
+    #[inline]
+    fn code_seen_by(&self, idx: usize, dir: usize, color: Color) -> u32 {
+        let code = self.codes[idx][dir];
+        match color {
+            Color::Black => code,
+            Color::White => swap_colors(code),
         }
     }
 

@@ -145,6 +145,14 @@ pub(crate) fn lookup(table: &[u8], code: u32) -> Option<Pattern> {
     }
 }
 
+/// Looks a code up from the ten-cell window alone: where the exact classifier would be asked
+/// (a long caro run reaching the window's edge), the window's own reading. A pure function of
+/// the code, for features that must change only when the window does.
+#[inline]
+pub(crate) fn lookup_window(table: &[u8], code: u32) -> Pattern {
+    Pattern::from_u8(table[code as usize] & !NEEDS_FULL_LINE)
+}
+
 /// The table for a line rule, built on first use (about a megabyte each).
 pub(crate) fn table(rule: LineRule) -> &'static [u8] {
     static TABLES: [OnceLock<Vec<u8>>; 4] = [

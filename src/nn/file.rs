@@ -34,7 +34,7 @@ impl NetworkMeta {
             ModelKind::Resnet => (ARCH_VERSION, INPUT_PLANES, FEATURE_VERSION),
             ModelKind::Pattern => (
                 pattern::PATTERN_VERSION,
-                pattern::INPUT_PLANES,
+                pattern::input_planes(pattern::PATTERN_VERSION),
                 pattern::PATTERN_FEATURE_VERSION,
             ),
         };
@@ -66,12 +66,11 @@ impl NetworkMeta {
         if !older_pattern {
             self.expect(path, "architecture version", expected.version, self.version)?;
         }
-        self.expect(
-            path,
-            "input_planes",
-            expected.input_planes,
-            self.input_planes,
-        )?;
+        let input_planes = match self.kind {
+            ModelKind::Pattern => pattern::input_planes(self.version),
+            ModelKind::Resnet => expected.input_planes,
+        };
+        self.expect(path, "input_planes", input_planes, self.input_planes)?;
         self.expect(
             path,
             "feature_version",
@@ -86,7 +85,7 @@ impl NetworkMeta {
 #[derive(Debug)]
 enum Model {
     Resnet(Box<PolicyValueNet>),
-    Pattern(PatternModel),
+    Pattern(Box<PatternModel>),
 }
 
 /// A policy-value network ready to run: var store, modules and where they live.
@@ -112,11 +111,12 @@ impl Network {
         let vs = VarStore::new(Device::Cpu);
         let model = match arch.kind {
             ModelKind::Resnet => Model::Resnet(Box::new(PolicyValueNet::new(&vs.root(), arch))),
-            ModelKind::Pattern => Model::Pattern(PatternModel::new(
+            ModelKind::Pattern => Model::Pattern(Box::new(PatternModel::new(
                 &vs.root(),
                 arch.channels,
                 pattern::has_policy_context(meta.version),
-            )),
+                pattern::has_threat_rows(meta.version),
+            ))),
         };
         Ok(Network {
             vs,
@@ -139,6 +139,7 @@ impl Network {
             )));
         }
         meta.version = version;
+        meta.input_planes = pattern::input_planes(version);
         self.copied_into(Network::build(meta)?)
     }
 

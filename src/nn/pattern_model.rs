@@ -7,7 +7,10 @@ use tch::nn::{self, Module};
 use tch::{Kind, Tensor};
 
 use super::pattern::codes::{EMPTY_ROW, ID_COUNT};
-use super::pattern::inputs::{CELL_EMPTY, CELL_PLANE, FORBIDDEN_PLANE, VARIANT_PLANE};
+use super::pattern::inputs::{
+    CELL_EMPTY, CELL_PLANE, FORBIDDEN_PLANE, THREAT_PLANE, VARIANT_PLANE,
+};
+use super::pattern::threats::THREAT_IDS;
 use super::pattern::{LEAK, POOL_CELLS, VALUE_HIDDEN, VARIANT_COUNT};
 
 /// Policy logit of the points nobody may play (padding, stones).
@@ -23,6 +26,8 @@ pub struct PatternModel {
     value2: nn::Linear,
     /// Version 2: the value MLP's hidden layer → a change of the policy weights.
     policy_context: Option<nn::Linear>,
+    /// Version 3: a row per cell's pair of combined threats.
+    threat: Option<nn::Embedding>,
 }
 
 fn leaky(x: &Tensor) -> Tensor {
@@ -30,8 +35,9 @@ fn leaky(x: &Tensor) -> Tensor {
 }
 
 impl PatternModel {
-    /// `context`: the policy takes the board's context from the value MLP (formula version 2).
-    pub fn new(vs: &nn::Path, dim: usize, context: bool) -> PatternModel {
+    /// `context`: the policy takes the board's context from the value MLP (formula version 2);
+    /// `threats`: the cells get their threat rows (version 3).
+    pub fn new(vs: &nn::Path, dim: usize, context: bool, threats: bool) -> PatternModel {
         let dim = dim as i64;
         let embedding = nn::EmbeddingConfig::default();
         let no_bias = nn::LinearConfig {
@@ -47,6 +53,8 @@ impl PatternModel {
             value2: nn::linear(vs / "value2", VALUE_HIDDEN as i64, 3, Default::default()),
             policy_context: context
                 .then(|| nn::linear(vs / "policy_context", VALUE_HIDDEN as i64, dim, no_bias)),
+            threat: threats
+                .then(|| nn::embedding(vs / "threat", THREAT_IDS as i64, dim, embedding)),
         }
     }
 
@@ -66,12 +74,20 @@ impl PatternModel {
             .to_kind(Kind::Float)
             .unsqueeze(-1)
             * &self.forbidden;
-        let hidden = leaky(&(rows + variant.view([b, 1, 1, -1]) + forbidden));
+        let mut sum = rows + variant.view([b, 1, 1, -1]) + forbidden;
+        if let Some(threat) = &self.threat {
+            sum += threat.forward(&xs.select(1, THREAT_PLANE as i64));
+        }
+        let hidden = leaky(&sum);
         let cell = xs.select(1, CELL_PLANE as i64);
         let on_board = cell.gt(0).to_kind(Kind::Float);
         let cells = on_board.sum_dim_intlist([1, 2].as_slice(), false, Kind::Float);
         let empty_row = self.codebook.ws.get(EMPTY_ROW as i64);
-        let empty_features = leaky(&(&variant + empty_row * 4.0));
+        let mut empty_sum = &variant + empty_row * 4.0;
+        if let Some(threat) = &self.threat {
+            empty_sum += threat.ws.get(0);
+        }
+        let empty_features = leaky(&empty_sum);
         let pooled = ((&hidden * on_board.unsqueeze(-1)).sum_dim_intlist(
             [1, 2].as_slice(),
             false,
@@ -118,22 +134,34 @@ mod tests {
         Tensor::from_slice(&inputs).view([1, INPUT_PLANES as i64, 15, 15])
     }
 
-    /// A version 1 net raised to version 2 computes what it did: the board context starts at 0.
+    /// An older net raised to a newer formula computes what it did (the board context and the
+    /// threat rows start at 0); each formula's own new weights, random, move the outputs.
     #[test]
     fn an_older_net_raised_to_the_new_formula_keeps_its_outputs() {
-        let v2 = Network::random(Arch::pattern(8), 3, Device::Cpu).unwrap();
+        let v3 = Network::random(Arch::pattern(8), 3, Device::Cpu).unwrap();
+        let v2 = v3.with_pattern_version(2).unwrap();
         let v1 = v2.with_pattern_version(1).unwrap();
-        let raised = v1.with_pattern_version(2).unwrap();
+        let (raised2, raised3) = (
+            v1.with_pattern_version(2).unwrap(),
+            v2.with_pattern_version(3).unwrap(),
+        );
         assert_eq!(v1.meta().version, 1);
-        assert_eq!(raised.meta().version, 2);
+        assert_eq!((raised2.meta().version, raised3.meta().version), (2, 3));
+        assert_eq!(v2.meta().input_planes, INPUT_PLANES - 1);
+        assert_eq!(raised3.meta().input_planes, INPUT_PLANES);
         let xs = three_stones(Rule::Freestyle);
         let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
-        let ((p1, v1_wdl), (p2, v2_wdl), (p3, v3_wdl)) =
-            (outputs(&v1), outputs(&raised), outputs(&v2));
-        let close = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]) < 1e-5;
-        assert!(close(&p1, &p2) && close(&v1_wdl, &v2_wdl));
-        // The random context of the version 2 net moves its policy, not its value.
-        assert!(!close(&p1, &p3) && close(&v1_wdl, &v3_wdl));
+        let close = |a: &(Tensor, Tensor), b: &(Tensor, Tensor)| {
+            let max = |x: &Tensor, y: &Tensor| (x - y).abs().max().double_value(&[]);
+            (max(&a.0, &b.0) < 1e-5, max(&a.1, &b.1) < 1e-5)
+        };
+        let (o1, o2, o3) = (outputs(&v1), outputs(&v2), outputs(&v3));
+        assert_eq!(close(&o1, &outputs(&raised2)), (true, true));
+        assert_eq!(close(&o2, &outputs(&raised3)), (true, true));
+        // The random context of version 2 moves the policy, not the value; version 3's threat
+        // rows move both.
+        assert_eq!(close(&o1, &o2), (false, true));
+        assert_eq!(close(&o2, &o3), (false, false));
     }
 
     /// A widened net computes what it did, and its new features are live (training can grow

@@ -7,13 +7,16 @@
 //! | 4 | 1 on black's renju forbidden points (empty points, renju only) |
 //! | 5 | 0 padding, 1 empty point, 2 stone |
 //! | 6 | the position's variant (rule and, for renju, side to move), on every cell |
+//! | 7 | the cell's threat row (see [`super::threats`]; read by version 3 nets) |
 use super::codes::CodeReader;
+use super::threats::threat_id;
 use super::{variant, INPUT_PLANES};
 use crate::game::{Board, Point};
 
 pub const FORBIDDEN_PLANE: usize = 4;
 pub const CELL_PLANE: usize = 5;
 pub const VARIANT_PLANE: usize = 6;
+pub const THREAT_PLANE: usize = 7;
 
 /// Cell values of [`CELL_PLANE`].
 pub const CELL_PADDING: i64 = 0;
@@ -42,6 +45,7 @@ pub fn encode_board(board: &Board, pad_w: usize, pad_h: usize, out: &mut [i64]) 
             } else {
                 CELL_EMPTY
             };
+            out[THREAT_PLANE * area + at] = threat_id(board, idx, to_move) as i64;
             if renju && stone.is_none() && board.is_forbidden_idx(idx) {
                 out[FORBIDDEN_PLANE * area + at] = 1;
             }

@@ -15,8 +15,12 @@
 //! `wdl = value2 · g + b2`. The policy logit of a cell is `(policy + context · g) · h + b`
 //! (version 2): the MLP's hidden layer, a summary of the whole board, tunes which cell features
 //! matter, so one line pattern can weigh more when the board calls for defence than when it
-//! calls for attack. Version 1 files have no `context` (the policy is `policy · h + b`). The net is invariant to the board's rotations and reflections by
-//! construction (shared codebook, lines read both ways), so training needs no augmentation.
+//! calls for attack. Version 1 files have no `context` (the policy is `policy · h + b`).
+//! Version 3 adds to `a` a learned row per empty cell for the pair of combined threats a stone
+//! there would make for each side (a four-three, a double three: [`threats`]), which a sum of
+//! lines cannot tell apart from its parts. The net is invariant to the board's rotations and
+//! reflections by construction (shared codebook, lines read both ways), so training needs no
+//! augmentation.
 //!
 //! A stone changes the keys of the cells within four steps on its four lines only, so
 //! [`PatternState`] keeps each cell's features and the pooled sum and updates the cells a move
@@ -24,6 +28,7 @@
 //! inputs from [`inputs`]; weights are a network file of kind `pattern` ([`weights`]).
 pub mod codes;
 pub mod inputs;
+pub mod threats;
 pub mod view;
 pub mod weights;
 
@@ -33,8 +38,9 @@ pub use weights::PatternWeights;
 use crate::game::{Color, Rule};
 
 /// Version of the formula above, stored in the sidecar as `version`: 1 without the policy's
-/// board context, 2 with it. The engine reads both; new nets are version 2.
-pub const PATTERN_VERSION: u32 = 2;
+/// board context, 2 with it, 3 with the threat rows too. The engine reads all three; new nets
+/// are version 3.
+pub const PATTERN_VERSION: u32 = 3;
 /// Version of the codebook keys and the training inputs, stored as `feature_version`.
 pub const PATTERN_FEATURE_VERSION: u32 = 1;
 
@@ -42,8 +48,22 @@ pub const PATTERN_FEATURE_VERSION: u32 = 1;
 pub fn has_policy_context(version: u32) -> bool {
     version >= 2
 }
-/// Input planes of a training batch (see [`inputs`]).
-pub const INPUT_PLANES: usize = 7;
+/// Whether a net of formula `version` has the threat rows.
+pub fn has_threat_rows(version: u32) -> bool {
+    version >= 3
+}
+/// Input planes of a training batch (see [`inputs`]): the threat plane is always written.
+pub const INPUT_PLANES: usize = 8;
+
+/// The planes a net of formula `version` reads, stored in its sidecar as `input_planes`
+/// (versions 1 and 2 leave the threat plane out).
+pub fn input_planes(version: u32) -> usize {
+    if has_threat_rows(version) {
+        INPUT_PLANES
+    } else {
+        INPUT_PLANES - 1
+    }
+}
 /// Widest feature vector a sidecar may ask for.
 pub const MAX_DIM: usize = 256;
 /// Hidden units of the value MLP.

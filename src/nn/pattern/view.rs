@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use super::codes::{CodeReader, EMPTY_ROW, SIDE_CELLS};
+use super::threats::{threat_id, THREAT_REACH};
 use super::{leaky, variant, PatternWeights, POOL_CELLS, VALUE_HIDDEN};
 use crate::game::{Board, Color, Point, Rule};
 
@@ -206,6 +207,9 @@ struct View {
     to_move: Color,
     geometry: Option<(usize, usize, Rule)>,
     steps: [usize; 4],
+    /// How far along a line a stone changes a cell's features: the codebook's four cells, or
+    /// the threat rows' five.
+    reach: usize,
     on_board: Vec<bool>,
     cells: usize,
     /// The stones the features describe, in order, with their colours.
@@ -228,6 +232,7 @@ impl View {
             to_move,
             geometry: None,
             steps: [0; 4],
+            reach: SIDE_CELLS,
             on_board: Vec::new(),
             cells: 0,
             stones: Vec::new(),
@@ -293,6 +298,11 @@ impl View {
         let len = board.index_len();
         self.geometry = Some((board.width(), board.height(), board.rule()));
         self.steps = [0, 1, 2, 3].map(|d| board.dir_step(d));
+        self.reach = if net.threat.is_empty() {
+            SIDE_CELLS
+        } else {
+            THREAT_REACH
+        };
         self.on_board = vec![false; len];
         for y in 0..board.height() {
             for x in 0..board.width() {
@@ -307,8 +317,9 @@ impl View {
         let v = variant(board.rule(), self.to_move);
         self.variant_row = net.variant_row(v).to_vec();
         let empty = net.codebook_row(EMPTY_ROW);
+        let quiet = net.threat_row(0);
         self.empty_features = (0..dim)
-            .map(|j| leaky(self.variant_row[j] + 4.0 * empty[j]))
+            .map(|j| leaky(self.variant_row[j] + 4.0 * empty[j] + quiet.map_or(0.0, |t| t[j])))
             .collect();
     }
 
@@ -333,12 +344,12 @@ impl View {
             .extend(board.history_idx().iter().map(|&h| (h, board.get_idx(h))));
     }
 
-    /// Marks `idx` and the board cells within `SIDE_CELLS` steps of it on its four lines.
+    /// Marks `idx` and the board cells within `reach` steps of it on its four lines.
     #[inline(always)]
     fn mark_around(&mut self, idx: usize) {
         self.mark(idx);
         for step in self.steps {
-            for k in 1..=SIDE_CELLS {
+            for k in 1..=self.reach {
                 self.mark(idx + k * step);
                 self.mark(idx - k * step);
             }
@@ -353,7 +364,8 @@ impl View {
         }
     }
 
-    /// The cell's features before activation: its variant bias plus its four codebook rows.
+    /// The cell's features before activation: its variant bias plus its four codebook rows (and
+    /// its threat row).
     #[inline(always)]
     fn cell_sum(
         &self,
@@ -367,6 +379,11 @@ impl View {
         let stone = board.get_idx(idx);
         for d in 0..4 {
             let row = net.codebook_row(reader.id(board.code(idx, d), stone, self.to_move));
+            for (a, r) in acc.iter_mut().zip(row) {
+                *a += r;
+            }
+        }
+        if let Some(row) = net.threat_row(threat_id(board, idx, self.to_move)) {
             for (a, r) in acc.iter_mut().zip(row) {
                 *a += r;
             }
@@ -413,8 +430,16 @@ mod tests {
         (logits, wdl)
     }
 
-    /// A version 1 net (no board context in the policy).
-    fn without_context(mut net: PatternWeights) -> PatternWeights {
+    /// A version 2 net (no threat rows).
+    fn without_threats(mut net: PatternWeights) -> PatternWeights {
+        net.meta.version = 2;
+        net.threat.clear();
+        net
+    }
+
+    /// A version 1 net (no board context in the policy either).
+    fn without_context(net: PatternWeights) -> PatternWeights {
+        let mut net = without_threats(net);
         net.meta.version = 1;
         net.policy_context.clear();
         net
@@ -423,12 +448,25 @@ mod tests {
     #[test]
     fn incremental_updates_match_a_fresh_evaluation_along_a_random_walk() {
         walk_and_compare(Arc::new(PatternWeights::random(16, 3)));
+        walk_and_compare(Arc::new(without_threats(PatternWeights::random(16, 5))));
         walk_and_compare(Arc::new(without_context(PatternWeights::random(16, 4))));
     }
 
     #[test]
+    fn the_threat_rows_change_the_value_of_a_board_with_threats() {
+        let net = PatternWeights::random(8, 8);
+        let plain = Arc::new(without_threats(net.clone()));
+        let board = crate::nn::pattern::threats::board_with_an_open_three();
+        let (_, with) = fresh_eval(&Arc::new(net), &board, &[]);
+        let (_, without) = fresh_eval(&plain, &board, &[]);
+        // Random weights saturate the value: compare the loss probabilities' logarithms.
+        let ratio = (with[2] / without[2]).ln();
+        assert!(ratio.abs() > 0.01, "{with:?} vs {without:?}");
+    }
+
+    #[test]
     fn the_board_context_changes_the_policy_but_not_the_value() {
-        let net = PatternWeights::random(8, 7);
+        let net = without_threats(PatternWeights::random(8, 7));
         let plain = Arc::new(without_context(net.clone()));
         let board = Board::from_moves(15, 15, Rule::Freestyle, &[Point::new(7, 7)]).unwrap();
         let moves: Vec<usize> = [(8, 8), (3, 3)]

@@ -4,15 +4,17 @@
 //! `codebook.weight [ID_COUNT, dim]`, `variant.weight [VARIANT_COUNT, dim]`, `forbidden [dim]`,
 //! `policy.weight [1, dim]`, `policy.bias [1]`, `value1.weight [VALUE_HIDDEN, dim]`,
 //! `value1.bias [VALUE_HIDDEN]`, `value2.weight [3, VALUE_HIDDEN]`, `value2.bias [3]`, and in
-//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`.
+//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`, and in version 3
+//! `threat.weight [THREAT_IDS, dim]`.
 use std::path::Path;
 
 use safetensors::{Dtype, SafeTensors};
 
 use super::codes::ID_COUNT;
+use super::threats::THREAT_IDS;
 use super::{
-    has_policy_context, INPUT_PLANES, MAX_DIM, PATTERN_FEATURE_VERSION, PATTERN_VERSION,
-    VALUE_HIDDEN, VARIANT_COUNT,
+    has_policy_context, has_threat_rows, input_planes, MAX_DIM, PATTERN_FEATURE_VERSION,
+    PATTERN_VERSION, VALUE_HIDDEN, VARIANT_COUNT,
 };
 use crate::nn::meta::{network_paths, ModelKind, NetworkMeta};
 use crate::nn::NnError;
@@ -33,6 +35,8 @@ pub struct PatternWeights {
     pub value2_bias: Vec<f32>,
     /// `[dim, VALUE_HIDDEN]`, row-major; empty for a version 1 net (no board context).
     pub policy_context: Vec<f32>,
+    /// `[THREAT_IDS, dim]`, row-major; empty before version 3 (no threat rows).
+    pub threat: Vec<f32>,
 }
 
 impl PatternWeights {
@@ -49,7 +53,12 @@ impl PatternWeights {
         if !(1..=PATTERN_VERSION).contains(&meta.version) {
             meta.expect(&sidecar, "pattern version", PATTERN_VERSION, meta.version)?;
         }
-        meta.expect(&sidecar, "input_planes", INPUT_PLANES, meta.input_planes)?;
+        meta.expect(
+            &sidecar,
+            "input_planes",
+            input_planes(meta.version),
+            meta.input_planes,
+        )?;
         meta.expect(
             &sidecar,
             "feature_version",
@@ -88,6 +97,10 @@ impl PatternWeights {
         ];
         if context {
             expected.push(("policy_context.weight", vec![dim, VALUE_HIDDEN]));
+        }
+        let threat = has_threat_rows(meta.version);
+        if threat {
+            expected.push(("threat.weight", vec![THREAT_IDS, dim]));
         }
         let names: Vec<String> = file.names().into_iter().cloned().collect();
         let extra: Vec<String> = names
@@ -145,6 +158,7 @@ impl PatternWeights {
             value2: next(),
             value2_bias: next(),
             policy_context: if context { next() } else { Vec::new() },
+            threat: if threat { next() } else { Vec::new() },
         })
     }
 
@@ -163,7 +177,7 @@ impl PatternWeights {
                 version: PATTERN_VERSION,
                 blocks: 0,
                 channels: dim,
-                input_planes: INPUT_PLANES,
+                input_planes: input_planes(PATTERN_VERSION),
                 feature_version: PATTERN_FEATURE_VERSION,
                 description: format!("random weights, seed {seed}"),
             },
@@ -178,18 +192,26 @@ impl PatternWeights {
             value2: v(3 * VALUE_HIDDEN),
             value2_bias: v(3),
             policy_context: v(dim * VALUE_HIDDEN),
+            threat: v(THREAT_IDS * dim),
         }
     }
 
     /// Heap bytes of the weights.
     pub fn memory_bytes(&self) -> u64 {
         let tables = self.codebook.len() + self.variant.len() + self.value1.len();
-        4 * (tables + self.policy_context.len() + 4 * self.dim) as u64
+        let extras = self.policy_context.len() + self.threat.len();
+        4 * (tables + extras + 4 * self.dim) as u64
     }
 
     #[inline]
     pub(crate) fn codebook_row(&self, id: usize) -> &[f32] {
         &self.codebook[id * self.dim..(id + 1) * self.dim]
+    }
+
+    /// The threat row `id`, or `None` for a net without threat rows.
+    #[inline]
+    pub(crate) fn threat_row(&self, id: usize) -> Option<&[f32]> {
+        self.threat.get(id * self.dim..(id + 1) * self.dim)
     }
 
     #[inline]
