@@ -19,7 +19,9 @@
 # such as `0,15`: `match --sprt`, ending the gate once the test decides, GATE_GAMES at most).
 # REUSE (unset: STEPS steps; a number such as 4: `train --max-reuse`, at most that many samples a
 # position of the window), WINDOW `grow` (2 + GEN/4 generations: the window lengthens as the
-# data piles up), EMA (unset: none; a decay such as 0.999: `train --ema`, and the gate plays the moving average).
+# data piles up), EMA (unset: none; a decay such as 0.999: `train --ema`, and the gate plays the moving average),
+# FORMULA (unset: the previous net's formula; a version such as 3: `train --pattern-version`, the
+# previous net raised to it with the new weights at zero).
 # CHECK_BRAIN (unset: no check; the command line of a Gomocup brain nobody here wrote, such as
 # Rapfi, which self-play cannot drift along with), CHECK_EVERY (3), CHECK_GAMES (48 per rule),
 # CHECK_MS (1000 a move; both sides get 2 threads, so one game runs at a time).
@@ -40,6 +42,8 @@ gen_settings() {
   if [[ -n "${REUSE:-}" ]]; then reuse=(--max-reuse "$REUSE"); fi
   ema=()
   if [[ -n "${EMA:-}" ]]; then ema=(--ema "$EMA"); fi
+  formula=()
+  if [[ -n "${FORMULA:-}" ]]; then formula=(--pattern-version "$FORMULA"); fi
   sprt=()
   if [[ -n "${GATE_SPRT:-}" ]]; then sprt=(--sprt "$GATE_SPRT"); fi
   check_every=${CHECK_EVERY:-3}
@@ -73,7 +77,8 @@ gen_train() {
   echo "generation $gen: training on ${data[*]}" >&2
   "$bin" train --kind pattern "${data[@]}" --init "$previous" --out "$root/ckpt-gen$gen" \
     --steps "$steps" --batch 256 --lr "$lr" --lr-final 3e-5 --log-every 200 \
-    --checkpoint-every 1000 --torch-threads "$threads" --resume "${ema[@]}" "${reuse[@]}" 2>&1 |
+    --checkpoint-every 1000 --torch-threads "$threads" --resume "${ema[@]}" "${reuse[@]}" \
+    "${formula[@]}" 2>&1 |
     tee -a "$root/train-gen$gen.log" >&2
 }
 

@@ -44,7 +44,8 @@ pub struct TrainArgs {
     #[arg(long)]
     pub kind: Option<String>,
     /// A pattern net's formula version (1: the policy reads each cell alone; 2: the value
-    /// MLP's view of the board tunes the policy). Default: --init's own, else the newest. An
+    /// MLP's view of the board tunes the policy; 3: each empty cell also gets a row for the
+    /// threats a stone there makes for either side). Default: --init's own, else the newest. An
     /// older --init gains the new weights at zero, so it starts from what it computed.
     #[arg(long)]
     pub pattern_version: Option<u32>,
