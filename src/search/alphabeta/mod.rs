@@ -524,11 +524,14 @@ mod tests {
         assert!(r.info.depth_min >= 2 && r.info.nodes > 100, "{:?}", r.info);
         assert!(r.ranked.len() > 1 && r.ranked[0].0 == best);
         assert!(r.ranked[1..].windows(2).all(|w| w[0].1 >= w[1].1));
-        // What the table holds about the root: the chosen move first.
+        // What the table holds about the root: one of the searched root moves first (a helper
+        // thread's deeper iteration, stopped by the flag, may have stored another move than the
+        // main thread's last finished one).
         let kept = t
             .evaluate_path(&board, &[])
             .expect("the root is in the table");
-        assert_eq!(kept.pv.first().map(|&(_, p)| p), Some(best));
+        let first = kept.pv.first().map(|&(_, p)| p).expect("a root move");
+        assert!(r.ranked.iter().any(|&(p, _)| p == first), "{first:?}");
         assert!(t
             .evaluate_path(&board, &[Point::new(0, 0), Point::new(14, 14)])
             .is_none());
