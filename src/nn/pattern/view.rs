@@ -383,6 +383,10 @@ impl View {
                 *a += r;
             }
         }
+        // Only a version 3 net pays for the threat lookups.
+        if net.threat.is_empty() {
+            return;
+        }
         if let Some(row) = net.threat_row(threat_id(board, idx, self.to_move)) {
             for (a, r) in acc.iter_mut().zip(row) {
                 *a += r;
