@@ -280,6 +280,24 @@ impl Thinker for AlphaBetaThinker {
             chosen =
                 super::one_ply::best_move(board, &request.blocked).map(|(i, _)| board.point(i));
         }
+        if let Some(m) = moves
+            .first()
+            .filter(|m| depth >= 1 && Some(board.point(m.mv)) == chosen)
+        {
+            // The move played heads the table's line for `INFO evaluate` and pondering: a
+            // helper's deeper iteration, cut short by the stop, may have stored another.
+            table.store(
+                board.hash(),
+                0,
+                tt::Entry {
+                    mv: Some(m.mv),
+                    score,
+                    eval: static_eval,
+                    depth,
+                    bound: tt::Bound::Exact,
+                },
+            );
+        }
         let pv = match moves.first() {
             Some(m) if Some(board.point(m.mv)) == chosen => coloured(board, &m.pv),
             _ => chosen
@@ -524,14 +542,13 @@ mod tests {
         assert!(r.info.depth_min >= 2 && r.info.nodes > 100, "{:?}", r.info);
         assert!(r.ranked.len() > 1 && r.ranked[0].0 == best);
         assert!(r.ranked[1..].windows(2).all(|w| w[0].1 >= w[1].1));
-        // What the table holds about the root: one of the searched root moves first (a helper
-        // thread's deeper iteration, stopped by the flag, may have stored another move than the
-        // main thread's last finished one).
+        // What the table holds about the root: the move played first, whatever a helper's
+        // deeper iteration, stopped by the flag, stored before.
         let kept = t
             .evaluate_path(&board, &[])
             .expect("the root is in the table");
-        let first = kept.pv.first().map(|&(_, p)| p).expect("a root move");
-        assert!(r.ranked.iter().any(|&(p, _)| p == first), "{first:?}");
+        assert_eq!(kept.pv.first(), r.info.pv.first());
+        assert_eq!(kept.pv.first().map(|&(_, p)| p), Some(best));
         assert!(t
             .evaluate_path(&board, &[Point::new(0, 0), Point::new(14, 14)])
             .is_none());
