@@ -33,6 +33,8 @@ pub fn mcts_params(config: &Config) -> MctsParams {
         three_defence: s.three_defence,
         vct_defence: s.vct_defence,
         threat_stages: s.threat_stages,
+        probe_after_visits: s.probe_after_visits,
+        tree_vct_nodes: s.tree_vct_nodes,
         root_noise: s.selfplay_noise.then_some(self_play_noise(config)),
         classical_prior_sharpness: s.classical_prior_sharpness as f32,
         tree_cap_bytes: s.tree_cap_mib.saturating_mul(1 << 20),
@@ -178,7 +180,8 @@ pub fn classical_mcts(params: MctsParams) -> MctsThinker {
 
 /// The MCTS with the threat solver at its root and in its tree: the engine's player.
 pub fn with_solver(mut mcts: MctsThinker) -> Box<dyn Thinker> {
-    mcts.set_tactical_check(Some(Arc::new(SolverCheck::new())));
+    let check = SolverCheck::new().with_tree_vct(mcts.params().tree_vct_nodes);
+    mcts.set_tactical_check(Some(Arc::new(check)));
     let late_vct = mcts.params().verify;
     let vct_defence = mcts.params().vct_defence;
     Box::new(

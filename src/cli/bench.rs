@@ -323,7 +323,8 @@ fn measure_pattern(config: &Config, seconds: f64, positions: &[Board]) -> Patter
             .collect()
     };
     let search = rates(&mut thinker);
-    thinker.set_tactical_check(Some(Arc::new(SolverCheck::new())));
+    let check = SolverCheck::new().with_tree_vct(thinker.params().tree_vct_nodes);
+    thinker.set_tactical_check(Some(Arc::new(check)));
     let search_with_probe = rates(&mut thinker);
     PatternRates {
         network,

@@ -269,6 +269,8 @@ impl<T: Thinker> Thinker for SolvingThinker<T> {
 pub struct SolverCheck {
     pool: Mutex<Vec<Solver>>,
     deep: Mutex<Solver>,
+    /// Node budget of the VCT behind a double-three point (0: none).
+    tree_vct_nodes: u64,
 }
 
 impl SolverCheck {
@@ -276,7 +278,23 @@ impl SolverCheck {
         SolverCheck {
             pool: Mutex::new(Vec::new()),
             deep: Mutex::new(Solver::with_table_bits(DEEP_TABLE_BITS)),
+            tree_vct_nodes: 0,
         }
+    }
+
+    /// Where the side to move has a double-three point and the opponent no four, also looks
+    /// for a VCT within `nodes` (0: never).
+    pub fn with_tree_vct(mut self, nodes: u64) -> SolverCheck {
+        self.tree_vct_nodes = nodes;
+        self
+    }
+
+    /// A double three whose threes the opponent cannot answer with a four: a VCT may win.
+    fn vct_worth_trying(&self, known: &KnownThreats) -> bool {
+        self.tree_vct_nodes > 0
+            && !known.double_threes.is_empty()
+            && !known.their_fours
+            && known.their_fives.is_empty()
     }
 }
 
@@ -302,19 +320,32 @@ impl Default for SolverCheck {
 }
 
 impl TacticalCheck for SolverCheck {
-    /// A VCF, which starts with a four.
-    fn needs_a_four(&self) -> bool {
-        true
+    /// A VCF starts with a four; the VCT is tried only behind a double three.
+    fn worth_asking(&self, known: &KnownThreats) -> bool {
+        !known.fours.is_empty() || self.vct_worth_trying(known)
     }
 
-    /// `Solver::quick` without its five checks, which the search has done.
+    /// `Solver::quick` without its five checks, which the search has done; then, behind a
+    /// double three, a small VCT.
     fn prove(&self, board: &Board, known: &KnownThreats) -> Option<Proof> {
-        let result =
-            self.pooled(|solver| solver.quick_vcf_from(board, &known.fours, &known.their_fives));
-        match result? {
-            ProvenResult::Win { line } => Some(Proof::Win(line.len() as u32)),
+        let vcf = if known.fours.is_empty() {
+            None
+        } else {
+            self.pooled(|solver| solver.quick_vcf_from(board, &known.fours, &known.their_fives))
+        };
+        match vcf {
+            Some(ProvenResult::Win { line }) => return Some(Proof::Win(line.len() as u32)),
             // The opponent's fives cannot all be stopped: they win on their next move.
-            ProvenResult::Loss => Some(Proof::Loss(2)),
+            Some(ProvenResult::Loss) => return Some(Proof::Loss(2)),
+            None => {}
+        }
+        if !self.vct_worth_trying(known) {
+            return None;
+        }
+        let budget = Budget::nodes(self.tree_vct_nodes);
+        match self.pooled(|solver| solver.vct(board, board.side_to_move(), budget)) {
+            Outcome::Win { line } => Some(Proof::Win(line.len() as u32)),
+            Outcome::NoWin | Outcome::Unknown => None,
         }
     }
 
@@ -341,5 +372,50 @@ impl TacticalCheck for SolverCheck {
             Outcome::Win { line } => Some(Proof::Win(line.len() as u32)),
             Outcome::NoWin | Outcome::Unknown => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::mcts::MoveGen;
+
+    /// White to move with two twos crossing on an empty point: a stone there makes two open
+    /// threes, and black has no four to answer with.
+    fn a_double_three_to_make() -> Board {
+        let mut b = Board::new(15, 15, crate::game::Rule::Freestyle).unwrap();
+        let black = [(0, 0), (14, 0), (0, 14), (14, 14), (2, 12)];
+        let white = [(6, 7), (7, 7), (8, 5), (8, 6)];
+        for (i, &(x, y)) in black.iter().enumerate() {
+            b.place(Point::new(x, y), Color::Black).unwrap();
+            if let Some(&(x, y)) = white.get(i) {
+                b.place(Point::new(x, y), Color::White).unwrap();
+            }
+        }
+        assert_eq!(b.side_to_move(), Color::White);
+        b
+    }
+
+    #[test]
+    fn the_tree_vct_proves_a_double_three_the_vcf_cannot() {
+        let board = a_double_three_to_make();
+        let analysis = MoveGen::new().analyse(&board, &[]);
+        let mut known = KnownThreats::default();
+        known.read(&analysis.near, board.side_to_move());
+        assert_eq!(known.double_threes, vec![board.index(Point::new(8, 7))]);
+        assert!(known.fours.is_empty() && !known.their_fours);
+
+        let vcf_only = SolverCheck::new();
+        assert!(!vcf_only.worth_asking(&known));
+        assert_eq!(vcf_only.prove(&board, &known), None);
+        let with_vct = SolverCheck::new().with_tree_vct(5_000);
+        assert!(with_vct.worth_asking(&known));
+        match with_vct.prove(&board, &known) {
+            Some(Proof::Win(plies)) => assert!((5..=9).contains(&plies), "{plies}"),
+            other => panic!("no win found: {other:?}"),
+        }
+        // A black four to answer with: the VCT is not tried.
+        known.their_fours = true;
+        assert!(!with_vct.worth_asking(&known));
     }
 }

@@ -4,7 +4,9 @@
 //! side to move at its parent), so a parent picks among its children by reading their numbers
 //! as they are. Proofs are the other way round: a node's [`Proof`] is from the point of view of
 //! the side to move *at* the node, which is what the MCTS-solver rules read most naturally.
-use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicPtr, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering,
+};
 use std::sync::OnceLock;
 
 use crate::search::evaluator::Wdl;
@@ -115,6 +117,9 @@ pub struct Node {
     /// `try_claim_refinement`), plus the part of `visits` that came from `add_estimate`, not
     /// from playouts. One 16-bit word keeps a node at 80 bytes.
     refinement: AtomicU16,
+    /// Set once a thread has claimed the tactical check of a position probed late (see
+    /// `MctsParams::probe_after_visits`).
+    probed: AtomicBool,
     edges: OnceLock<Box<[Edge]>>,
     /// One slot per edge, null until that child is created.
     children: OnceLock<Box<[AtomicPtr<Node>]>>,
@@ -137,6 +142,7 @@ impl Node {
             proof: AtomicU32::new(0),
             state: AtomicU8::new(UNEXPANDED),
             refinement: AtomicU16::new(0),
+            probed: AtomicBool::new(false),
             edges: OnceLock::new(),
             children: OnceLock::new(),
         }
@@ -211,6 +217,11 @@ impl Node {
             && self.refinement.fetch_or(REFINE_CLAIMED, Ordering::AcqRel) & REFINE_CLAIMED == 0
     }
 
+    /// Claims the one late tactical check of this node; false if someone already has.
+    pub fn try_claim_probe(&self) -> bool {
+        !self.probed.load(Ordering::Relaxed) && !self.probed.swap(true, Ordering::AcqRel)
+    }
+
     /// Sums of (win, draw) over the visits, for the mover.
     #[inline]
     pub fn sums(&self) -> (f32, f32) {
@@ -264,7 +275,9 @@ impl Node {
     pub fn finish_expansion(&self, edges: Option<Box<[Edge]>>) {
         match edges {
             Some(mut edges) => {
-                edges.sort_by_key(|e| std::cmp::Reverse(e.quantised_prior()));
+                // Ties in board order, as the moves come: the order a stable sort keeps,
+                // without its buffer.
+                edges.sort_unstable_by_key(|e| (std::cmp::Reverse(e.quantised_prior()), e.mv()));
                 // Only the claiming thread gets here, and only once (the state was EXPANDING).
                 let _ = self.edges.set(edges);
                 self.state.store(EXPANDED, Ordering::Release);

@@ -3,18 +3,21 @@
 //! or lost, and the proof then propagates up the tree like any terminal result (the root itself
 //! is proven through its children, so that the search knows the move that wins).
 use super::node::Proof;
-use crate::game::{Board, Color, Pattern};
+use crate::game::{Board, Color, Pattern, Threat};
 use crate::search::evaluator::NearPoint;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// What the search's move analysis found in a position, handed to the check so that it need
 /// not scan the board again: every four point of the side to move and every five point of the
-/// opponent (legal or not).
+/// opponent (legal or not), the side to move's double-three points, and whether the opponent
+/// has a four to make.
 #[derive(Default, Debug)]
 pub struct KnownThreats {
     pub fours: Vec<usize>,
     pub their_fives: Vec<usize>,
+    pub double_threes: Vec<usize>,
+    pub their_fours: bool,
 }
 
 impl KnownThreats {
@@ -23,13 +26,20 @@ impl KnownThreats {
     pub fn read(&mut self, near: &[NearPoint], me: Color) {
         self.fours.clear();
         self.their_fives.clear();
+        self.double_threes.clear();
+        self.their_fours = false;
         for n in near {
             if n.patterns(me).iter().any(|p| p.is_four()) {
                 self.fours.push(n.idx);
             }
-            if n.patterns(me.opponent()).contains(&Pattern::Five) {
+            if n.threat(me) == Threat::DoubleThree {
+                self.double_threes.push(n.idx);
+            }
+            let theirs = n.patterns(me.opponent());
+            if theirs.contains(&Pattern::Five) {
                 self.their_fives.push(n.idx);
             }
+            self.their_fours |= theirs.iter().any(|p| p.is_four());
         }
     }
 }
@@ -43,10 +53,10 @@ pub trait TacticalCheck: Send + Sync {
     /// analysis found.
     fn prove(&self, board: &Board, known: &KnownThreats) -> Option<Proof>;
 
-    /// True when `prove` can find nothing unless the side to move can make a four (a forced
-    /// win by fours starts with one): the search then skips it where there is no four point.
-    fn needs_a_four(&self) -> bool {
-        false
+    /// False when `prove` can find nothing in a position with these threats (a forced win by
+    /// fours starts with a four): the search then does not ask.
+    fn worth_asking(&self, _known: &KnownThreats) -> bool {
+        true
     }
 
     /// When the player who just moved (the side not to move) threatens a forced win by fours, the

@@ -212,6 +212,13 @@ impl<'t> SearchThread<'t> {
                     return Playout::Collision;
                 }
                 Expansion::Expanded => {
+                    let late = s.params.probe_after_visits;
+                    if late > 0 && self.path.len() > 1 && node.visits() >= late {
+                        if let Some(p) = self.late_probe(node, s) {
+                            node.set_proof(p);
+                            break node.proof().map_or(p.wdl(), Proof::wdl);
+                        }
+                    }
                     if let Some(r) = s.refinement {
                         if node.visits() >= r.after_visits && node.try_claim_refinement() {
                             self.refine(node, r);
@@ -271,22 +278,17 @@ impl<'t> SearchThread<'t> {
             }
             proof = analysis.proof;
         }
-        if proof.is_none() && !is_root {
+        if proof.is_none() && !is_root && s.params.probe_after_visits == 0 {
             // Not at the root: a proof there would say who wins but not with which move; the
             // root is proven through its children instead.
-            let known = &mut self.known;
-            known.read(&analysis.near, self.board.side_to_move());
-            proof = s
-                .tactics
-                .filter(|t| !t.needs_a_four() || !known.fours.is_empty())
-                .and_then(|t| t.prove(&self.board, known));
-            if proof.is_none() && s.params.tree_defence {
-                // The opponent threatens a VCF: only its refutations are worth searching.
-                if let Some(only) = s.tactics.and_then(|t| t.refutations(&self.board)) {
-                    analysis.moves.retain(|m| only.contains(m));
-                    if analysis.moves.is_empty() {
-                        proof = Some(Proof::Loss(LOST_TO_VCF));
-                    }
+            proof = probe(s.tactics, &self.board, analysis, &mut self.known);
+        }
+        if proof.is_none() && !is_root && s.params.tree_defence {
+            // The opponent threatens a VCF: only its refutations are worth searching.
+            if let Some(only) = s.tactics.and_then(|t| t.refutations(&self.board)) {
+                analysis.moves.retain(|m| only.contains(m));
+                if analysis.moves.is_empty() {
+                    proof = Some(Proof::Loss(LOST_TO_VCF));
                 }
             }
         }
@@ -330,6 +332,23 @@ impl<'t> SearchThread<'t> {
             node.finish_expansion(None);
         }
         value
+    }
+
+    /// The tactical check of the expanded `node` (the position on the board now) once the
+    /// search has come back to it often enough (`probe_after_visits`): one thread, once.
+    fn late_probe(&mut self, node: &Node, s: &SharedSearch<'t>) -> Option<Proof> {
+        s.tactics?;
+        if !node.try_claim_probe() {
+            return None;
+        }
+        self.picker
+            .gen
+            .analyse_into(&self.board, &[], &mut self.analysis);
+        if self.analysis.proof.is_some() {
+            // Decided by the rules: the expansion has already said so.
+            return None;
+        }
+        probe(s.tactics, &self.board, &self.analysis, &mut self.known)
     }
 
     /// Asks the evaluator for its second opinion on the expanded `node` (the position on the
@@ -387,6 +406,19 @@ impl<'t> SearchThread<'t> {
             self.board.undo();
         }
     }
+}
+
+/// The tactical check of `board` after its move analysis `a` (which settled the fives).
+fn probe(
+    tactics: Option<&dyn TacticalCheck>,
+    board: &Board,
+    a: &Analysis,
+    known: &mut KnownThreats,
+) -> Option<Proof> {
+    known.read(&a.near, board.side_to_move());
+    tactics
+        .filter(|t| t.worth_asking(known))
+        .and_then(|t| t.prove(board, known))
 }
 
 /// A node's value for its side to move from its own statistics (even when there are none).

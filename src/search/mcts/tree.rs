@@ -175,14 +175,19 @@ mod tests {
         let mut tree = Tree::new(b0.clone(), Vec::new());
         let (a, c) = (Point::new(8, 8), Point::new(6, 6));
         expand(tree.root(), &b0, &[a, c]);
-        let child = tree.root().child_or_create(0, &tree).unwrap();
+        // Equal priors: the edges come in board order.
+        let edge_of = |p: Point| {
+            let edges = tree.root().edges();
+            edges.iter().position(|e| e.mv() == b0.index(p)).unwrap()
+        };
+        let child = tree.root().child_or_create(edge_of(a), &tree).unwrap();
         let mut b1 = b0.clone();
         b1.play(a).unwrap();
         expand(child, &b1, &[Point::new(9, 9)]);
         let grandchild = child.child_or_create(0, &tree).unwrap();
         grandchild.add_in_flight();
         grandchild.record(crate::search::evaluator::Wdl::WIN);
-        tree.root().child_or_create(1, &tree).unwrap();
+        tree.root().child_or_create(edge_of(c), &tree).unwrap();
         assert_eq!(tree.node_count(), 4);
 
         // Same position: everything stays.
