@@ -30,8 +30,6 @@ const LATE_VCT_DEPTH: u8 = 14;
 const LATE_VCT_MIN_TIME: Duration = Duration::from_millis(20);
 /// Node budget of the in-tree check (a VCF probe per expanded position).
 const TREE_VCF_NODES: u64 = 300;
-/// Node budget of the in-tree defence check (does the opponent have a VCF, and what refutes it).
-const TREE_DEFENCE_NODES: u64 = 300;
 /// Table of the deep checks' solver: 2^20 entries of 16 bytes (16 MiB).
 const DEEP_TABLE_BITS: u32 = 20;
 
@@ -293,7 +291,7 @@ impl SolverCheck {
     fn vct_worth_trying(&self, known: &KnownThreats) -> bool {
         self.tree_vct_nodes > 0
             && !known.double_threes.is_empty()
-            && !known.their_fours
+            && known.their_fours.is_empty()
             && known.their_fives.is_empty()
     }
 }
@@ -349,11 +347,15 @@ impl TacticalCheck for SolverCheck {
         }
     }
 
-    fn refutations(&self, board: &Board) -> Option<Vec<usize>> {
+    fn refutations(&self, board: &Board, known: &KnownThreats) -> Option<Vec<usize>> {
         let attacker = board.side_to_move().opponent();
-        let moves = self
-            .pooled(|solver| solver.defences(board, attacker, Budget::nodes(TREE_DEFENCE_NODES)));
-        moves.map(|points| points.into_iter().map(|p| board.index(p)).collect())
+        // A VCF starts with a four; a five to block already leaves one move.
+        if known.their_fours.is_empty() || !known.their_fives.is_empty() {
+            return None;
+        }
+        self.pooled(|solver| {
+            solver.vcf_refutations(board, attacker, &known.their_fours, &known.fours)
+        })
     }
 
     fn prove_deep(
@@ -403,7 +405,7 @@ mod tests {
         let mut known = KnownThreats::default();
         known.read(&analysis.near, board.side_to_move());
         assert_eq!(known.double_threes, vec![board.index(Point::new(8, 7))]);
-        assert!(known.fours.is_empty() && !known.their_fours);
+        assert!(known.fours.is_empty() && known.their_fours.is_empty());
 
         let vcf_only = SolverCheck::new();
         assert!(!vcf_only.worth_asking(&known));
@@ -415,7 +417,7 @@ mod tests {
             other => panic!("no win found: {other:?}"),
         }
         // A black four to answer with: the VCT is not tried.
-        known.their_fours = true;
+        known.their_fours.push(board.index(Point::new(0, 1)));
         assert!(!with_vct.worth_asking(&known));
     }
 }

@@ -35,7 +35,7 @@ use crate::game::{Board, Color, Point};
 use budget::Meter;
 use proof_search::{Mode, ProofSearch, RootResult};
 use table::Table;
-use threats::{five_blocks, legal, put, zone};
+use threats::{five_blocks, fives_near, legal, put, zone};
 
 /// The result of a VCF or VCT search.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -326,9 +326,65 @@ impl Solver {
     ) -> Option<ProvenResult> {
         let budget = Budget::nodes(self.quick_nodes);
         let outcome = self.run(board, board.side_to_move(), budget, |search| {
-            search.solve_vcf_from(fours, their_fives, budget.nodes)
+            search.solve_vcf_from(fours, their_fives, Some(budget.nodes))
         });
         Solver::proven(outcome)
+    }
+
+    /// Where `attacker`, the side not to move, would win by fours were it to move again (within
+    /// the quick budget, shared by every check): the defender's moves after which it no longer
+    /// does. `None` when no such win is found. `fours` are the attacker's four points and
+    /// `defender_fours` the defender's; the defender has no five point. The candidates are the
+    /// points near the winning line and the defender's fours, each checked by a VCF that starts
+    /// from the attacker's fours left (a defender's stone makes none of the attacker's).
+    pub fn vcf_refutations(
+        &mut self,
+        board: &Board,
+        attacker: Color,
+        fours: &[usize],
+        defender_fours: &[usize],
+    ) -> Option<Vec<usize>> {
+        let defender = attacker.opponent();
+        let budget = Budget::nodes(self.quick_nodes);
+        let mut search = ProofSearch::new(
+            sync_scratch(&mut self.scratch, board),
+            &mut self.table,
+            Meter::new(&budget),
+            attacker,
+        );
+        let RootResult::Win(line) = search.solve_vcf_from(fours, &[], Some(budget.nodes)) else {
+            self.nodes = search.meter.nodes();
+            return None;
+        };
+        let mut candidates = zone(search.board, &line, 5);
+        for &q in defender_fours {
+            if !candidates.contains(&q) {
+                candidates.push(q);
+            }
+        }
+        candidates.retain(|&q| legal(search.board, q, defender));
+        let mut refutations = Vec::new();
+        let mut left = Vec::new();
+        for q in candidates {
+            put(search.board, q, defender);
+            left.clear();
+            left.extend(fours.iter().copied().filter(|&f| {
+                search.board.is_empty_idx(f)
+                    && (0..4).any(|d| search.board.pattern_idx(f, attacker, d).is_four())
+            }));
+            let d_fives = fives_near(search.board, q, defender);
+            let wins = !left.is_empty()
+                && matches!(
+                    search.solve_vcf_from(&left, &d_fives, None),
+                    RootResult::Win(_)
+                );
+            search.board.undo();
+            if !wins {
+                refutations.push(q);
+            }
+        }
+        self.nodes = search.meter.nodes();
+        Some(refutations)
     }
 
     fn proven(outcome: Outcome) -> Option<ProvenResult> {
@@ -493,5 +549,42 @@ mod tests {
         // White's broken three needs two more stones; black's open three answers any threat.
         assert_eq!(s.vct(&b, Color::White, Budget::default()), Outcome::NoWin);
         assert!(matches!(s.quick(&b), Some(ProvenResult::Win { .. })));
+    }
+
+    /// The refutations the tree finds from the known fours are the ones the root's full search
+    /// finds, wherever the side not to move has a VCF (both with budget to spare).
+    #[test]
+    fn refutations_from_the_known_fours_match_the_full_search() {
+        let mut compared = 0;
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            for b in random_boards(rule, 300, 23) {
+                let defender = b.side_to_move();
+                let attacker = defender.opponent();
+                if !b.five_points(attacker).is_empty() || !b.five_points(defender).is_empty() {
+                    continue;
+                }
+                let mut full = Solver::new();
+                let Some(expected) = full.defences(&b, attacker, Budget::nodes(2_000_000)) else {
+                    continue;
+                };
+                let mut tree = Solver::new();
+                tree.set_quick_nodes(2_000_000);
+                let found = tree
+                    .vcf_refutations(
+                        &b,
+                        attacker,
+                        &b.four_points(attacker),
+                        &b.four_points(defender),
+                    )
+                    .expect("the same VCF is found");
+                let mut found: Vec<Point> = found.into_iter().map(|i| b.point(i)).collect();
+                let mut expected = expected;
+                found.sort_by_key(|p| (p.y, p.x));
+                expected.sort_by_key(|p| (p.y, p.x));
+                assert_eq!(found, expected, "\n{b}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 10, "positions with a VCF threat ({compared})");
     }
 }

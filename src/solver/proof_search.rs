@@ -197,12 +197,13 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
     }
 
     /// A VCF from what the caller knows: every four point of the attacker (to move, with no
-    /// five point) and every five point of the defender; the winning line comes with it.
+    /// five point) and every five point of the defender; the winning line comes with it when
+    /// `line_nodes` is not `None` (the nodes its rebuild may take).
     pub(crate) fn solve_vcf_from(
         &mut self,
         fours: &[usize],
         d_fives: &[usize],
-        line_nodes: u64,
+        line_nodes: Option<u64>,
     ) -> RootResult {
         let a = self.attacker;
         let points = fours
@@ -211,7 +212,13 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             .collect();
         self.candidates.clear();
         self.push_root_fours(points);
-        self.solve_from(d_fives, Mode::Vcf, 0, true, line_nodes)
+        self.solve_from(
+            d_fives,
+            Mode::Vcf,
+            0,
+            line_nodes.is_some(),
+            line_nodes.unwrap_or(0),
+        )
     }
 
     /// Pushes the attacker's four points at a VCF's root for the attacker nodes below.

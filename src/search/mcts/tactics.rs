@@ -10,14 +10,14 @@ use std::time::Instant;
 
 /// What the search's move analysis found in a position, handed to the check so that it need
 /// not scan the board again: every four point of the side to move and every five point of the
-/// opponent (legal or not), the side to move's double-three points, and whether the opponent
-/// has a four to make.
+/// opponent (legal or not), the side to move's double-three points, and the opponent's four
+/// points.
 #[derive(Default, Debug)]
 pub struct KnownThreats {
     pub fours: Vec<usize>,
     pub their_fives: Vec<usize>,
     pub double_threes: Vec<usize>,
-    pub their_fours: bool,
+    pub their_fours: Vec<usize>,
 }
 
 impl KnownThreats {
@@ -27,7 +27,7 @@ impl KnownThreats {
         self.fours.clear();
         self.their_fives.clear();
         self.double_threes.clear();
-        self.their_fours = false;
+        self.their_fours.clear();
         for n in near {
             if n.patterns(me).iter().any(|p| p.is_four()) {
                 self.fours.push(n.idx);
@@ -39,7 +39,9 @@ impl KnownThreats {
             if theirs.contains(&Pattern::Five) {
                 self.their_fives.push(n.idx);
             }
-            self.their_fours |= theirs.iter().any(|p| p.is_four());
+            if theirs.iter().any(|p| p.is_four()) {
+                self.their_fours.push(n.idx);
+            }
         }
     }
 }
@@ -62,7 +64,8 @@ pub trait TacticalCheck: Send + Sync {
     /// When the player who just moved (the side not to move) threatens a forced win by fours, the
     /// only moves worth searching: the board indices that refute it (empty: none does, the
     /// position is lost). `None` when nothing needs refuting or the check does not look.
-    fn refutations(&self, _board: &Board) -> Option<Vec<usize>> {
+    /// `known`: what the move analysis found (the side to move has no five point).
+    fn refutations(&self, _board: &Board, _known: &KnownThreats) -> Option<Vec<usize>> {
         None
     }
 

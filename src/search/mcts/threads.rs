@@ -278,14 +278,20 @@ impl<'t> SearchThread<'t> {
             }
             proof = analysis.proof;
         }
+        if !is_root {
+            self.known.read(&analysis.near, self.board.side_to_move());
+        }
         if proof.is_none() && !is_root && s.params.probe_after_visits == 0 {
             // Not at the root: a proof there would say who wins but not with which move; the
             // root is proven through its children instead.
-            proof = probe(s.tactics, &self.board, analysis, &mut self.known);
+            proof = probe(s.tactics, &self.board, &self.known);
         }
         if proof.is_none() && !is_root && s.params.tree_defence {
             // The opponent threatens a VCF: only its refutations are worth searching.
-            if let Some(only) = s.tactics.and_then(|t| t.refutations(&self.board)) {
+            if let Some(only) = s
+                .tactics
+                .and_then(|t| t.refutations(&self.board, &self.known))
+            {
                 analysis.moves.retain(|m| only.contains(m));
                 if analysis.moves.is_empty() {
                     proof = Some(Proof::Loss(LOST_TO_VCF));
@@ -348,7 +354,9 @@ impl<'t> SearchThread<'t> {
             // Decided by the rules: the expansion has already said so.
             return None;
         }
-        probe(s.tactics, &self.board, &self.analysis, &mut self.known)
+        self.known
+            .read(&self.analysis.near, self.board.side_to_move());
+        probe(s.tactics, &self.board, &self.known)
     }
 
     /// Asks the evaluator for its second opinion on the expanded `node` (the position on the
@@ -408,14 +416,12 @@ impl<'t> SearchThread<'t> {
     }
 }
 
-/// The tactical check of `board` after its move analysis `a` (which settled the fives).
+/// The tactical check of `board`, whose move analysis (which settled the fives) found `known`.
 fn probe(
     tactics: Option<&dyn TacticalCheck>,
     board: &Board,
-    a: &Analysis,
-    known: &mut KnownThreats,
+    known: &KnownThreats,
 ) -> Option<Proof> {
-    known.read(&a.near, board.side_to_move());
     tactics
         .filter(|t| t.worth_asking(known))
         .and_then(|t| t.prove(board, known))
