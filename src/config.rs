@@ -90,7 +90,6 @@ pub struct SearchConfig {
     pub three_defence: bool,
     pub vct_defence: bool,
     pub threat_stages: bool,
-    pub probe_after_visits: u32,
     pub tree_vct_nodes: u64,
     pub selfplay_noise: bool,
     pub dirichlet_alpha: f64,

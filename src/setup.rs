@@ -33,7 +33,6 @@ pub fn mcts_params(config: &Config) -> MctsParams {
         three_defence: s.three_defence,
         vct_defence: s.vct_defence,
         threat_stages: s.threat_stages,
-        probe_after_visits: s.probe_after_visits,
         tree_vct_nodes: s.tree_vct_nodes,
         root_noise: s.selfplay_noise.then_some(self_play_noise(config)),
         classical_prior_sharpness: s.classical_prior_sharpness as f32,

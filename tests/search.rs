@@ -368,44 +368,6 @@ fn proofs_from_the_tactical_hook_propagate_to_the_root() {
 }
 
 #[test]
-fn a_late_probe_asks_each_node_once_and_its_proofs_still_propagate() {
-    use std::collections::HashSet;
-    use std::sync::Mutex;
-    let b = Board::from_moves(15, 15, Rule::Freestyle, &[p(7, 7), p(8, 8), p(8, 6)]).unwrap();
-    let root_stones = b.stone_count();
-    // The hook of the test above (or one that proves nothing), counting the tree's nodes
-    // (move orders) it is asked about.
-    let run = |after: u32, proves: bool, playouts: u64| {
-        let asked = Arc::new(Mutex::new((0usize, HashSet::new())));
-        let mut t = hoshi::setup::classical_mcts(MctsParams {
-            probe_after_visits: after,
-            ..MctsParams::default()
-        });
-        let log = asked.clone();
-        t.set_tactical_check(Some(Arc::new(move |pos: &Board| {
-            let mut log = log.lock().unwrap();
-            log.0 += 1;
-            log.1.insert(pos.history().to_vec());
-            (proves && pos.stone_count() == root_stones + 1 && pos.last_move() == Some(p(6, 6)))
-                .then_some(Proof::Loss(7))
-        })));
-        let r = think_on(&mut t, &b, &[], nodes(playouts, 2));
-        let log = asked.lock().unwrap();
-        (r, log.0, log.1.len())
-    };
-    let (r, _, _) = run(4, true, 50_000);
-    assert_eq!(r.best, Some(p(6, 6)));
-    assert_eq!(r.info.eval, Eval::Win(8));
-    let (_, early_calls, _) = run(0, false, 5_000);
-    let (_, late_calls, late_nodes) = run(4, false, 5_000);
-    assert_eq!(late_calls, late_nodes, "one look per node");
-    assert!(
-        late_calls * 2 < early_calls,
-        "{late_calls} late looks against {early_calls} at expansion"
-    );
-}
-
-#[test]
 fn ranked_moves_cover_the_root() {
     let b = Board::from_moves(15, 15, Rule::Standard, &[p(7, 7), p(8, 8)]).unwrap();
     let mut t = thinker();

@@ -4,9 +4,7 @@
 //! side to move at its parent), so a parent picks among its children by reading their numbers
 //! as they are. Proofs are the other way round: a node's [`Proof`] is from the point of view of
 //! the side to move *at* the node, which is what the MCTS-solver rules read most naturally.
-use std::sync::atomic::{
-    AtomicBool, AtomicPtr, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering,
-};
+use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 use crate::search::evaluator::Wdl;
@@ -117,9 +115,6 @@ pub struct Node {
     /// `try_claim_refinement`), plus the part of `visits` that came from `add_estimate`, not
     /// from playouts. One 16-bit word keeps a node at 80 bytes.
     refinement: AtomicU16,
-    /// Set once a thread has claimed the tactical check of a position probed late (see
-    /// `MctsParams::probe_after_visits`).
-    probed: AtomicBool,
     edges: OnceLock<Box<[Edge]>>,
     /// One slot per edge, null until that child is created.
     children: OnceLock<Box<[AtomicPtr<Node>]>>,
@@ -142,7 +137,6 @@ impl Node {
             proof: AtomicU32::new(0),
             state: AtomicU8::new(UNEXPANDED),
             refinement: AtomicU16::new(0),
-            probed: AtomicBool::new(false),
             edges: OnceLock::new(),
             children: OnceLock::new(),
         }
@@ -215,11 +209,6 @@ impl Node {
     pub fn try_claim_refinement(&self) -> bool {
         self.refinement.load(Ordering::Relaxed) & REFINE_CLAIMED == 0
             && self.refinement.fetch_or(REFINE_CLAIMED, Ordering::AcqRel) & REFINE_CLAIMED == 0
-    }
-
-    /// Claims the one late tactical check of this node; false if someone already has.
-    pub fn try_claim_probe(&self) -> bool {
-        !self.probed.load(Ordering::Relaxed) && !self.probed.swap(true, Ordering::AcqRel)
     }
 
     /// Sums of (win, draw) over the visits, for the mover.

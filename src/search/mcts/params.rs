@@ -43,10 +43,6 @@ pub struct MctsParams {
     /// defences of an opponent's open-four, double-four or four-three point plus our fours, and
     /// the wins in 3 and losses in 4 it proves.
     pub threat_stages: bool,
-    /// When the tactical check (the solver's VCF probe) looks at a position below the root:
-    /// 0 when it is expanded, N once a playout comes back to it with N visits (most expanded
-    /// positions are visited once or twice, and a proof matters where the search returns).
-    pub probe_after_visits: u32,
     /// Node budget of the check's VCT where the side to move has a double-three point and the
     /// opponent no four (a win the VCF cannot see); 0: never.
     pub tree_vct_nodes: u64,
@@ -73,7 +69,6 @@ impl Default for MctsParams {
             three_defence: false,
             vct_defence: false,
             threat_stages: false,
-            probe_after_visits: 0,
             tree_vct_nodes: 0,
             root_noise: None,
             classical_prior_sharpness: 1.0,

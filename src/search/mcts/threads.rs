@@ -212,13 +212,6 @@ impl<'t> SearchThread<'t> {
                     return Playout::Collision;
                 }
                 Expansion::Expanded => {
-                    let late = s.params.probe_after_visits;
-                    if late > 0 && self.path.len() > 1 && node.visits() >= late {
-                        if let Some(p) = self.late_probe(node, s) {
-                            node.set_proof(p);
-                            break node.proof().map_or(p.wdl(), Proof::wdl);
-                        }
-                    }
                     if let Some(r) = s.refinement {
                         if node.visits() >= r.after_visits && node.try_claim_refinement() {
                             self.refine(node, r);
@@ -278,12 +271,10 @@ impl<'t> SearchThread<'t> {
             }
             proof = analysis.proof;
         }
-        if !is_root {
-            self.known.read(&analysis.near, self.board.side_to_move());
-        }
-        if proof.is_none() && !is_root && s.params.probe_after_visits == 0 {
+        if proof.is_none() && !is_root {
             // Not at the root: a proof there would say who wins but not with which move; the
             // root is proven through its children instead.
+            self.known.read(&analysis.near, self.board.side_to_move());
             proof = probe(s.tactics, &self.board, &self.known);
         }
         if proof.is_none() && !is_root && s.params.tree_defence {
@@ -338,25 +329,6 @@ impl<'t> SearchThread<'t> {
             node.finish_expansion(None);
         }
         value
-    }
-
-    /// The tactical check of the expanded `node` (the position on the board now) once the
-    /// search has come back to it often enough (`probe_after_visits`): one thread, once.
-    fn late_probe(&mut self, node: &Node, s: &SharedSearch<'t>) -> Option<Proof> {
-        s.tactics?;
-        if !node.try_claim_probe() {
-            return None;
-        }
-        self.picker
-            .gen
-            .analyse_into(&self.board, &[], &mut self.analysis);
-        if self.analysis.proof.is_some() {
-            // Decided by the rules: the expansion has already said so.
-            return None;
-        }
-        self.known
-            .read(&self.analysis.near, self.board.side_to_move());
-        probe(s.tactics, &self.board, &self.known)
     }
 
     /// Asks the evaluator for its second opinion on the expanded `node` (the position on the
