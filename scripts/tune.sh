@@ -8,7 +8,10 @@
 #
 # Environment: GAMES (default 60), NODES (20000 playouts a move), RULES (freestyle,renju),
 # JOBS (games at once, default 2), NET (the config's network), SEED (1),
-# BIN (target/release/pbrain-hoshi), OUT (tuning/).
+# BIN (target/release/pbrain-hoshi), OUT (tuning/), OPENINGS (unset: random openings; a file
+# such as tests/data/openings-15-freestyle-even.txt: those openings in order, colours swapped,
+# with RULES the one rule they were chosen for; random openings hand black most games and pull
+# every score towards 50 %, see docs/experiments.md).
 # Each result line (A's score: below 50 % means the VALUE plays better) is appended to
 # OUT/KEY.txt.
 set -euo pipefail
@@ -24,6 +27,8 @@ jobs=${JOBS:-2}
 bin=${BIN:-target/release/pbrain-hoshi}
 out=${OUT:-tuning}
 net=${NET:-$(sed -n 's/^network = "\(.*\)"/\1/p' config/hoshi.toml)}
+openings=()
+if [[ -n "${OPENINGS:-}" ]]; then openings=(--openings "$OPENINGS"); fi
 grep -q "^$key = " config/hoshi.toml || { echo "no key $key in config/hoshi.toml" >&2; exit 2; }
 mkdir -p "$out"
 for value in "$@"; do
@@ -31,5 +36,6 @@ for value in "$@"; do
   sed "s/^$key = .*/$key = $value/" config/hoshi.toml >"$variant"
   "$bin" match --config config/hoshi.toml --a "$net" --b "$net" --config-b "$variant" \
     --games "$games" --movetime 0 --nodes "$nodes" --rule "$rules" --seed "$seed" --jobs "$jobs" \
+    "${openings[@]}" \
     | tee -a "$out/$key.txt"
 done
