@@ -403,7 +403,7 @@ mod tests {
         let board = a_double_three_to_make();
         let analysis = MoveGen::new().analyse(&board, &[]);
         let mut known = KnownThreats::default();
-        known.read(&analysis.near, board.side_to_move());
+        known.read(&analysis.near, board.side_to_move(), true);
         assert_eq!(known.double_threes, vec![board.index(Point::new(8, 7))]);
         assert!(known.fours.is_empty() && known.their_fours.is_empty());
 

@@ -259,14 +259,8 @@ impl Solver {
         } else {
             match search.solve(mode, budget.max_depth, true, budget.nodes) {
                 RootResult::Win(line) => {
-                    let mut near = zone(search.board, &line, 5);
-                    for q in search.board.four_points(defender) {
-                        if !near.contains(&q) {
-                            near.push(q);
-                        }
-                    }
-                    near.retain(|&q| legal(search.board, q, defender));
-                    near
+                    let fours = search.board.four_points(defender);
+                    refutation_candidates(search.board, &line, &fours, defender)
                 }
                 RootResult::NoWin | RootResult::Unknown => {
                     self.nodes = search.meter.nodes();
@@ -356,13 +350,7 @@ impl Solver {
             self.nodes = search.meter.nodes();
             return None;
         };
-        let mut candidates = zone(search.board, &line, 5);
-        for &q in defender_fours {
-            if !candidates.contains(&q) {
-                candidates.push(q);
-            }
-        }
-        candidates.retain(|&q| legal(search.board, q, defender));
+        let candidates = refutation_candidates(search.board, &line, defender_fours, defender);
         let mut refutations = Vec::new();
         let mut left = Vec::new();
         for q in candidates {
@@ -393,6 +381,24 @@ impl Solver {
             Outcome::NoWin | Outcome::Unknown => None,
         }
     }
+}
+
+/// The defender's moves that may refute the attacker's winning `line`: the points where a stone
+/// can change it (near its moves, on their lines) and the defender's own fours, legal ones only.
+fn refutation_candidates(
+    board: &Board,
+    line: &[usize],
+    defender_fours: &[usize],
+    defender: Color,
+) -> Vec<usize> {
+    let mut candidates = zone(board, line, 5);
+    for &q in defender_fours {
+        if !candidates.contains(&q) {
+            candidates.push(q);
+        }
+    }
+    candidates.retain(|&q| legal(board, q, defender));
+    candidates
 }
 
 #[cfg(test)]

@@ -204,7 +204,6 @@ impl Worker {
         beta: i32,
     ) -> i32 {
         let forced = moves.len() == 1;
-        let original_alpha = alpha;
         let mut best = -INFINITY;
         for i in 0..moves.len() {
             let m = moves[i].mv;
@@ -241,17 +240,8 @@ impl Worker {
                 }
             }
         }
-        // The root's entry is the main thread's, so that INFO evaluate shows the move played.
-        if !shared.aborted() && self.keeps_time {
-            let entry = Entry {
-                mv: moves.first().map(|m| m.mv),
-                score: best,
-                eval: best,
-                depth,
-                bound: bound(best, original_alpha, beta),
-            };
-            shared.tt.store(self.board.hash(), 0, entry);
-        }
+        // The root's table entry is written once the search ends (`AlphaBetaThinker::think`),
+        // with the move played.
         best
     }
 

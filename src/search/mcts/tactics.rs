@@ -22,8 +22,9 @@ pub struct KnownThreats {
 
 impl KnownThreats {
     /// Reads them from the empty points within two steps of the stones, where every four and
-    /// five point lies.
-    pub fn read(&mut self, near: &[NearPoint], me: Color) {
+    /// five point lies; the double threes and the opponent's fours only when `extended` (the
+    /// checks that read them are on).
+    pub fn read(&mut self, near: &[NearPoint], me: Color, extended: bool) {
         self.fours.clear();
         self.their_fives.clear();
         self.double_threes.clear();
@@ -32,12 +33,15 @@ impl KnownThreats {
             if n.patterns(me).iter().any(|p| p.is_four()) {
                 self.fours.push(n.idx);
             }
-            if n.threat(me) == Threat::DoubleThree {
-                self.double_threes.push(n.idx);
-            }
             let theirs = n.patterns(me.opponent());
             if theirs.contains(&Pattern::Five) {
                 self.their_fives.push(n.idx);
+            }
+            if !extended {
+                continue;
+            }
+            if n.threat(me) == Threat::DoubleThree {
+                self.double_threes.push(n.idx);
             }
             if theirs.iter().any(|p| p.is_four()) {
                 self.their_fours.push(n.idx);

@@ -274,7 +274,9 @@ impl<'t> SearchThread<'t> {
         if proof.is_none() && !is_root {
             // Not at the root: a proof there would say who wins but not with which move; the
             // root is proven through its children instead.
-            self.known.read(&analysis.near, self.board.side_to_move());
+            let extended = s.params.tree_defence || s.params.tree_vct_nodes > 0;
+            self.known
+                .read(&analysis.near, self.board.side_to_move(), extended);
             proof = probe(s.tactics, &self.board, &self.known);
         }
         if proof.is_none() && !is_root && s.params.tree_defence {
