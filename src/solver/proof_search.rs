@@ -18,8 +18,8 @@ use std::cmp::Reverse;
 use super::budget::{Meter, OutOfBudget};
 use super::table::{Stored, Table, EXACT};
 use super::threats::{
-    five_blocks, fives_near, for_each_on_lines, has_win_point_near, is_win_point, legal, put,
-    win_point_region, win_points,
+    five_blocks, fives_near, has_win_point_near, is_win_point, legal, put, win_point_region,
+    win_points,
 };
 use crate::game::{Board, Color, Pattern};
 
@@ -95,6 +95,15 @@ fn candidate_weight(board: &Board, idx: usize, attacker: Color, mode: Mode) -> i
         weight += threat_weight(p)
     });
     weight
+}
+
+/// Whether `q` lies on one of the four lines through `stone`, at most five steps away: where a
+/// stone can change the point's patterns.
+fn within_line_reach(board: &Board, q: usize, stone: usize) -> bool {
+    let (a, b) = (board.point(q), board.point(stone));
+    let dx = (a.x as i32 - b.x as i32).abs();
+    let dy = (a.y as i32 - b.y as i32).abs();
+    dx.max(dy) <= 5 && (dx == 0 || dy == 0 || dx == dy)
 }
 
 fn best_first(points: &mut [(usize, i32)]) {
@@ -425,22 +434,43 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             });
         let points = match parent {
             Some(parent) => {
-                let mut changed = Vec::with_capacity(96);
-                for &stone in &board.history_idx()[parent.stones..now] {
-                    for_each_on_lines(board, stone, 5, |q, _| {
-                        if board.is_empty_idx(q) {
-                            changed.push(q);
+                let (min_own, _) = threat_shapes(mode);
+                let new_stones = &board.history_idx()[parent.stones..now];
+                // A threat an attacker's stone creates holds it and min_own - 1 more of the
+                // attacker's stones on that line; any other change only weakens a candidate
+                // already listed (a defender's stone, an attacker's overline).
+                let mut changed = Vec::with_capacity(32);
+                for &stone in new_stones {
+                    if board.get_idx(stone) != Some(a) {
+                        continue;
+                    }
+                    for d in 0..4 {
+                        if board.own_on_line(stone, d, a) + 1 < min_own {
+                            continue;
                         }
-                    });
+                        let step = board.dir_step(d);
+                        for k in 1..=5 {
+                            for q in [stone + k * step, stone - k * step] {
+                                if board.is_empty_idx(q) {
+                                    changed.push(q);
+                                }
+                            }
+                        }
+                    }
+                }
+                let mut points = Vec::with_capacity(parent.points.len() + changed.len());
+                for &(q, w) in &parent.points {
+                    if !board.is_empty_idx(q) {
+                        continue;
+                    }
+                    if new_stones.iter().any(|&s| within_line_reach(board, q, s)) {
+                        changed.push(q);
+                    } else {
+                        points.push((q, w));
+                    }
                 }
                 changed.sort_unstable();
                 changed.dedup();
-                let mut points: Vec<(usize, i32)> = parent
-                    .points
-                    .iter()
-                    .copied()
-                    .filter(|&(q, _)| board.is_empty_idx(q) && changed.binary_search(&q).is_err())
-                    .collect();
                 for q in changed {
                     let weight = candidate_weight(board, q, a, mode);
                     if weight > 0 {
@@ -627,6 +657,7 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         mode: Mode,
     ) -> Result<Option<(usize, Vec<usize>, u8)>, OutOfBudget> {
         let forced = !d_fives.is_empty();
+        let threatened = !forced && mode == Mode::Vct && self.opponent_vcf(&[])?;
         let moves = if forced {
             five_blocks(self.board, d_fives, self.defender)
         } else {
@@ -634,9 +665,17 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
                 Some(Stored::Win { best, .. }) => best.map(usize::from),
                 _ => None,
             };
+            // The table's move usually wins again: try it before scanning the board for the
+            // candidates it would lead anyway.
+            if let Some(h) = hint.filter(|&h| legal(self.board, h, self.attacker)) {
+                if let Some((Res::Win, fives, next)) =
+                    self.after_attack(h, depth, mode, false, threatened)?
+                {
+                    return Ok(Some((h, fives, next)));
+                }
+            }
             self.attack_moves(mode, hint)
         };
-        let threatened = !forced && mode == Mode::Vct && self.opponent_vcf(&[])?;
         for m in moves {
             if let Some((Res::Win, fives, next)) =
                 self.after_attack(m, depth, mode, forced, threatened)?

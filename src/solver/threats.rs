@@ -50,18 +50,29 @@ fn push_unique(out: &mut Vec<usize>, idx: usize) {
     }
 }
 
-/// The five points of `color` on the lines through `idx` (within four steps): after a stone of
-/// `color` lands on `idx`, these are the fives it created (any others existed before).
+/// The five points of `color` whose fives pass through its stone on `idx` (within four steps):
+/// after that stone lands, the fives it created. Fives elsewhere on its lines are not reported;
+/// the solver asks only where the side has none.
 pub(crate) fn fives_near(board: &Board, idx: usize, color: Color) -> Vec<usize> {
     let mut out = Vec::new();
-    for_each_on_lines(board, idx, 4, |q, d| {
-        if board.is_empty_idx(q)
-            && board.own_on_line(q, d, color) >= 4
-            && board.pattern_idx(q, color, d) == Pattern::Five
-        {
-            push_unique(&mut out, q);
+    for d in 0..4 {
+        // A five through `idx` holds three more of its stones within four steps of it: a line
+        // without them has none to look up.
+        if board.own_on_line(idx, d, color) < 3 {
+            continue;
         }
-    });
+        let step = board.dir_step(d);
+        for k in 1..=4 {
+            for q in [idx + k * step, idx - k * step] {
+                if board.is_empty_idx(q)
+                    && board.own_on_line(q, d, color) >= 4
+                    && board.pattern_idx(q, color, d) == Pattern::Five
+                {
+                    push_unique(&mut out, q);
+                }
+            }
+        }
+    }
     out
 }
 
@@ -153,19 +164,28 @@ pub(crate) fn win_points(board: &mut Board, color: Color) -> Vec<usize> {
         .collect()
 }
 
-/// Whether `color` has a winning point on the lines through `idx` (within four steps): after a
-/// stone of `color` on `idx`, whether it created one.
+/// Whether a stone of `color` on `idx` made a winning point: one within four steps whose four
+/// on their shared line holds that stone (the solver asks where the side had none before).
 pub(crate) fn has_win_point_near(board: &mut Board, idx: usize, color: Color) -> bool {
     // A new winning point makes a four on the line it shares with `idx`.
     let mut cells = Vec::with_capacity(32);
-    for_each_on_lines(board, idx, 4, |q, d| {
-        if board.is_empty_idx(q)
-            && board.own_on_line(q, d, color) >= 3
-            && board.pattern_idx(q, color, d).is_four()
-        {
-            cells.push(q);
+    for d in 0..4 {
+        // That four holds two more of the stones within four steps of `idx`.
+        if board.own_on_line(idx, d, color) < 2 {
+            continue;
         }
-    });
+        let step = board.dir_step(d);
+        for k in 1..=4 {
+            for q in [idx + k * step, idx - k * step] {
+                if board.is_empty_idx(q)
+                    && board.own_on_line(q, d, color) >= 3
+                    && board.pattern_idx(q, color, d).is_four()
+                {
+                    cells.push(q);
+                }
+            }
+        }
+    }
     cells.into_iter().any(|q| is_win_point(board, q, color))
 }
 

@@ -266,7 +266,10 @@ impl Node {
             Some(mut edges) => {
                 // Ties in board order, as the moves come: the order a stable sort keeps,
                 // without its buffer.
-                edges.sort_unstable_by_key(|e| (std::cmp::Reverse(e.quantised_prior()), e.mv()));
+                // One integer per edge: the prior's complement above the move.
+                edges.sort_unstable_by_key(|e| {
+                    u32::from(u16::MAX - e.quantised_prior()) << 16 | e.mv() as u32
+                });
                 // Only the claiming thread gets here, and only once (the state was EXPANDING).
                 let _ = self.edges.set(edges);
                 self.state.store(EXPANDED, Ordering::Release);
