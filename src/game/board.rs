@@ -401,6 +401,29 @@ impl Board {
         [0, 1, 2, 3].map(|d| self.pattern_idx(idx, color, d))
     }
 
+    /// Both colours' patterns (indexed by `Color::index()`) on the four lines through `idx`,
+    /// looked up only where a line holds at least two of that colour's stones within five
+    /// steps, `Pattern::None` elsewhere: threes, fours and fives are exact, twos are not seen.
+    /// One read of the point's codes serves both colours.
+    #[inline]
+    pub fn threat_patterns_idx(&self, idx: usize) -> [[Pattern; 4]; 2] {
+        let codes = self.codes[idx];
+        let mut out = [[Pattern::None; 4]; 2];
+        for (d, &code) in codes.iter().enumerate() {
+            let low = code & 0x5_5555;
+            let high = (code >> 1) & 0x5_5555;
+            if (low & !high).count_ones() >= 2 {
+                out[0][d] = lookup(self.tables[0], code)
+                    .unwrap_or_else(|| self.pattern_full_line(idx, Color::Black, d));
+            }
+            if (high & !low).count_ones() >= 2 {
+                out[1][d] = lookup(self.tables[1], swap_colors(code))
+                    .unwrap_or_else(|| self.pattern_full_line(idx, Color::White, d));
+            }
+        }
+        out
+    }
+
     /// Exact classification from the whole line (no table); slow, for long caro runs and checks.
     pub(crate) fn pattern_full_line(&self, idx: usize, color: Color, dir: usize) -> Pattern {
         let step = self.steps[dir];
@@ -578,6 +601,43 @@ mod tests {
 
     fn p(x: u8, y: u8) -> Point {
         Point::new(x, y)
+    }
+
+    #[test]
+    fn threat_patterns_are_the_patterns_of_lines_with_two_stones() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut seen = 0;
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            for _ in 0..40 {
+                let mut b = Board::new(15, 15, rule).unwrap();
+                for _ in 0..rng.gen_range(5..60) {
+                    let q = p(rng.gen_range(0..15), rng.gen_range(0..15));
+                    if b.is_empty(q) {
+                        b.play(q).unwrap();
+                    }
+                }
+                b.for_each_empty(|i| {
+                    let both = b.threat_patterns_idx(i);
+                    for color in [Color::Black, Color::White] {
+                        for d in 0..4 {
+                            let full = b.pattern_idx(i, color, d);
+                            let expected = if b.own_on_line(i, d, color) >= 2 {
+                                full
+                            } else {
+                                Pattern::None
+                            };
+                            assert_eq!(both[color.index()][d], expected);
+                            if full >= Pattern::Three {
+                                assert_eq!(both[color.index()][d], full, "threes and up are exact");
+                                seen += 1;
+                            }
+                        }
+                    }
+                });
+            }
+        }
+        assert!(seen > 100, "the boards hold threes and fours ({seen})");
     }
 
     #[test]

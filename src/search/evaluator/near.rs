@@ -29,16 +29,7 @@ impl NearPoint {
     /// stones of a colour within reach reads `None` for it without a table lookup, so twos are
     /// not seen (threes, fours and fives are exact).
     pub fn read_threats(board: &Board, idx: usize) -> NearPoint {
-        let read = |color| {
-            [0, 1, 2, 3].map(|d| {
-                if board.own_on_line(idx, d, color) >= 2 {
-                    board.pattern_idx(idx, color, d)
-                } else {
-                    Pattern::None
-                }
-            })
-        };
-        let patterns = [read(Color::Black), read(Color::White)];
+        let patterns = board.threat_patterns_idx(idx);
         NearPoint {
             idx,
             patterns,
