@@ -482,6 +482,50 @@ mod tests {
         assert!((tuned_logits[0] - plain_logits[0]).abs() > 1e-3);
     }
 
+    #[test]
+    fn leaves_of_branches_visited_in_turn_match_a_fresh_evaluation() {
+        // The way a tree search walks: several branches from one position, evaluated in an
+        // order that jumps between them (take-backs and new stones at once).
+        let net = Arc::new(PatternWeights::random(16, 6));
+        let mut state = PatternState::new(net.clone());
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut logits = Vec::new();
+        let mut root = Board::new(15, 15, Rule::Renju).unwrap();
+        let random_empty = |board: &Board, rng: &mut StdRng| loop {
+            let p = Point::new(rng.gen_range(0..15), rng.gen_range(0..15));
+            if board.is_empty(p) {
+                break p;
+            }
+        };
+        for _ in 0..10 {
+            let p = random_empty(&root, &mut rng);
+            root.play(p).unwrap();
+        }
+        let mut branches = vec![root.clone(); 7];
+        for step in 0..400 {
+            let board = &mut branches[rng.gen_range(0..7)];
+            if board.stone_count() > root.stone_count() + 1 && rng.gen_bool(0.3) {
+                board.undo();
+            } else if board.stone_count() < root.stone_count() + 14 {
+                let p = random_empty(board, &mut rng);
+                board.play(p).unwrap();
+            }
+            let moves: Vec<usize> = board
+                .legal_moves()
+                .iter()
+                .map(|&p| board.index(p))
+                .collect();
+            let wdl = state.evaluate(board, &[], &moves, &mut logits);
+            let (want_logits, want_wdl) = fresh_eval(&net, board, &moves);
+            for (a, b) in wdl.iter().zip(want_wdl) {
+                assert!((a - b).abs() < 1e-4, "step {step}: {wdl:?} vs {want_wdl:?}");
+            }
+            for (a, b) in logits.iter().zip(&want_logits) {
+                assert!((a - b).abs() < 1e-3, "step {step}");
+            }
+        }
+    }
+
     fn walk_and_compare(net: Arc<PatternWeights>) {
         // One state across every size and rule: a new geometry starts afresh.
         let mut state = PatternState::new(net.clone());
