@@ -16,7 +16,10 @@
 # LR (7e-4, decaying to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN
 # (target/release/pbrain-hoshi), BALANCE (unset: every random opening; a margin such as 0.2:
 # `selfplay --opening-balance`), GATE_SPRT (unset: the gate plays all GATE_GAMES; `ELO0,ELO1`
-# such as `0,15`: `match --sprt`, ending the gate once the test decides, GATE_GAMES at most).
+# such as `0,15`: `match --sprt`, ending the gate once the test decides, GATE_GAMES at most),
+# GATE_OPENINGS (unset: random openings, the rules mixed; `even`: half the games freestyle from
+# tests/data/openings-15-freestyle-even.txt, half renju from the renju file, in order with
+# colours swapped, so that openings one colour wins do not pull the score towards 50 %).
 # REUSE (unset: STEPS steps; a number such as 4: `train --max-reuse`, at most that many samples a
 # position of the window), WINDOW `grow` (2 + GEN/4 generations: the window lengthens as the
 # data piles up), EMA (unset: none; a decay such as 0.999: `train --ema`, and the gate plays the moving average),
@@ -46,6 +49,11 @@ gen_settings() {
   if [[ -n "${FORMULA:-}" ]]; then formula=(--pattern-version "$FORMULA"); fi
   sprt=()
   if [[ -n "${GATE_SPRT:-}" ]]; then sprt=(--sprt "$GATE_SPRT"); fi
+  gate_openings=${GATE_OPENINGS:-}
+  if [[ -n "$gate_openings" && "$gate_openings" != even ]]; then
+    echo "GATE_OPENINGS must be unset or 'even', not '$gate_openings'" >&2
+    return 1
+  fi
   check_every=${CHECK_EVERY:-3}
   check_games=${CHECK_GAMES:-48}
   check_ms=${CHECK_MS:-1000}
@@ -96,9 +104,20 @@ gen_newest_checkpoint() {
 # renju, 15x15; fixed playouts, so the result does not depend on what else the machine runs),
 # JOBS games at a time, the result on stdout and in ROOT/gate-genGEN.txt.
 gen_gate() {
-  local gen=$1 previous=$2 root=$3 jobs=$4 newest
+  local gen=$1 previous=$2 root=$3 jobs=$4 newest rule
   newest=$(gen_newest_checkpoint "$gen" "$root")
   echo "generation $gen: gate $newest against $previous" >&2
+  if [[ "$gate_openings" == even ]]; then
+    : >"$root/gate-gen$gen.txt"
+    for rule in freestyle renju; do
+      "$bin" match --a "$newest" --b "$previous" --games "$((gate_games / 2))" --movetime 0 \
+        --nodes "$gate_nodes" --rule "$rule" --size 15x15 \
+        --openings "tests/data/openings-15-$rule-even.txt" --jobs "$jobs" --threads 1 \
+        "${sprt[@]}" |
+        tee -a "$root/gate-gen$gen.txt"
+    done
+    return
+  fi
   "$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime 0 \
     --nodes "$gate_nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs "$jobs" \
     --threads 1 "${sprt[@]}" |

@@ -12,7 +12,8 @@
 #    generations (the newest counted twice), STEPS steps, into DATA_ROOT/ckpt-genGEN;
 # 3. gate: the new net against PREVIOUS_NET, GATE_GAMES games at GATE_NODES playouts a move
 #    (freestyle and renju, 15x15; fixed playouts, so the result does not depend on what else
-#    the machine runs), written to DATA_ROOT/gate-genGEN.txt.
+#    the machine runs), written to DATA_ROOT/gate-genGEN.txt; with GATE_OPENINGS=even, from
+#    the even openings in order, half the games per rule (see scripts/generation-steps.sh).
 # 4. check (every CHECK_EVERY generations, with CHECK_BRAIN set): the engine with the new net
 #    against an outside brain at 1 s a move, written to DATA_ROOT/check-genGEN.txt.
 # Promote a net that gains with `pbrain-hoshi promote DATA_ROOT/ckpt-genGEN/ckpt-<step> NAME`.
