@@ -18,8 +18,8 @@ use std::cmp::Reverse;
 use super::budget::{Meter, OutOfBudget};
 use super::table::{Stored, Table, EXACT};
 use super::threats::{
-    five_blocks, fives_near, has_win_point_near, is_win_point, legal, put, win_point_region,
-    win_points,
+    empty_on_lines_holding, five_blocks, fives_near, has_win_point_near, is_win_point, legal, put,
+    win_point_region, win_points,
 };
 use crate::game::{Board, Color, Pattern};
 
@@ -441,21 +441,10 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
                 // already listed (a defender's stone, an attacker's overline).
                 let mut changed = Vec::with_capacity(32);
                 for &stone in new_stones {
-                    if board.get_idx(stone) != Some(a) {
-                        continue;
-                    }
-                    for d in 0..4 {
-                        if board.own_on_line(stone, d, a) + 1 < min_own {
-                            continue;
-                        }
-                        let step = board.dir_step(d);
-                        for k in 1..=5 {
-                            for q in [stone + k * step, stone - k * step] {
-                                if board.is_empty_idx(q) {
-                                    changed.push(q);
-                                }
-                            }
-                        }
+                    if board.get_idx(stone) == Some(a) {
+                        empty_on_lines_holding(board, stone, a, min_own - 1, 5, |q, _| {
+                            changed.push(q)
+                        });
                     }
                 }
                 let mut points = Vec::with_capacity(parent.points.len() + changed.len());

@@ -55,25 +55,62 @@ fn push_unique(out: &mut Vec<usize>, idx: usize) {
 /// the solver asks only where the side has none.
 pub(crate) fn fives_near(board: &Board, idx: usize, color: Color) -> Vec<usize> {
     let mut out = Vec::new();
+    shapes_through(
+        board,
+        idx,
+        color,
+        4,
+        |p| p == Pattern::Five,
+        |q| push_unique(&mut out, q),
+    );
+    out
+}
+
+/// Calls `f` for each empty point within four steps of `color`'s stone on `idx`, on a line
+/// through it, where `color` would make a shape `keep` accepts on that line that needs `own`
+/// stones of its colour besides the point's own (a five 4, a four 3). Where the shape holds the
+/// stone on `idx`, the rest lie within four steps of it: a line where `idx` counts fewer than
+/// `own - 1` of them is not read.
+fn shapes_through(
+    board: &Board,
+    idx: usize,
+    color: Color,
+    own: u32,
+    keep: impl Fn(Pattern) -> bool,
+    mut f: impl FnMut(usize),
+) {
+    empty_on_lines_holding(board, idx, color, own - 1, 4, |q, d| {
+        if board.own_on_line(q, d, color) >= own && keep(board.pattern_idx(q, color, d)) {
+            f(q);
+        }
+    });
+}
+
+/// Calls `f(cell, dir)` for each empty cell within `reach` (at most 5) steps of `idx` on the
+/// lines through it that hold at least `others` stones of `color` within five steps of `idx`
+/// (besides one on `idx`): where a shape made with a stone on `idx` can be.
+pub(crate) fn empty_on_lines_holding(
+    board: &Board,
+    idx: usize,
+    color: Color,
+    others: u32,
+    reach: usize,
+    mut f: impl FnMut(usize, usize),
+) {
+    debug_assert!(reach <= 5, "the board's padding covers five steps");
     for d in 0..4 {
-        // A five through `idx` holds three more of its stones within four steps of it: a line
-        // without them has none to look up.
-        if board.own_on_line(idx, d, color) < 3 {
+        if board.own_on_line(idx, d, color) < others {
             continue;
         }
         let step = board.dir_step(d);
-        for k in 1..=4 {
+        for k in 1..=reach {
             for q in [idx + k * step, idx - k * step] {
-                if board.is_empty_idx(q)
-                    && board.own_on_line(q, d, color) >= 4
-                    && board.pattern_idx(q, color, d) == Pattern::Five
-                {
-                    push_unique(&mut out, q);
+                if board.is_empty_idx(q) {
+                    f(q, d);
                 }
             }
         }
     }
-    out
 }
 
 /// Caro: the empty cells just past both ends of the run `owner` would make on `five` (per line
@@ -169,23 +206,7 @@ pub(crate) fn win_points(board: &mut Board, color: Color) -> Vec<usize> {
 pub(crate) fn has_win_point_near(board: &mut Board, idx: usize, color: Color) -> bool {
     // A new winning point makes a four on the line it shares with `idx`.
     let mut cells = Vec::with_capacity(32);
-    for d in 0..4 {
-        // That four holds two more of the stones within four steps of `idx`.
-        if board.own_on_line(idx, d, color) < 2 {
-            continue;
-        }
-        let step = board.dir_step(d);
-        for k in 1..=4 {
-            for q in [idx + k * step, idx - k * step] {
-                if board.is_empty_idx(q)
-                    && board.own_on_line(q, d, color) >= 3
-                    && board.pattern_idx(q, color, d).is_four()
-                {
-                    cells.push(q);
-                }
-            }
-        }
-    }
+    shapes_through(board, idx, color, 3, Pattern::is_four, |q| cells.push(q));
     cells.into_iter().any(|q| is_win_point(board, q, color))
 }
 
