@@ -571,22 +571,14 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         Ok(Res::Win)
     }
 
-    /// The attacker's candidate threats, best first: fours, then (VCT) moves on threes.
-    /// `first`: a move to put in front (a table hint).
-    fn attack_moves(&mut self, mode: Mode, first: Option<usize>) -> Vec<usize> {
+    /// The attacker's legal candidate threats, best first: fours, then (VCT) moves on threes.
+    fn attack_moves(&mut self, mode: Mode) -> Vec<usize> {
         let a = self.attacker;
-        let mut moves: Vec<usize> = self
-            .scored_attack_moves(mode)
+        self.scored_attack_moves(mode)
             .into_iter()
             .map(|(i, _)| i)
             .filter(|&i| legal(self.board, i, a))
-            .collect();
-        if let Some(f) = first {
-            if let Some(pos) = moves.iter().position(|&m| m == f) {
-                moves[..=pos].rotate_right(1);
-            }
-        }
-        moves
+            .collect()
     }
 
     /// The attacker's candidate threats by a board scan, with their weights, best first (legal
@@ -655,15 +647,18 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
                 _ => None,
             };
             // The table's move usually wins again: try it before scanning the board for the
-            // candidates it would lead anyway.
-            if let Some(h) = hint.filter(|&h| legal(self.board, h, self.attacker)) {
+            // candidates it would lead anyway; the scan then leaves it out.
+            let tried = hint.filter(|&h| legal(self.board, h, self.attacker));
+            if let Some(h) = tried {
                 if let Some((Res::Win, fives, next)) =
                     self.after_attack(h, depth, mode, false, threatened)?
                 {
                     return Ok(Some((h, fives, next)));
                 }
             }
-            self.attack_moves(mode, hint)
+            let mut moves = self.attack_moves(mode);
+            moves.retain(|&m| Some(m) != tried);
+            moves
         };
         for m in moves {
             if let Some((Res::Win, fives, next)) =
