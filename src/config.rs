@@ -78,6 +78,7 @@ pub struct SearchConfig {
     pub network: String,
     pub style: i64,
     pub exploration: f64,
+    pub policy_temperature: f64,
     pub fpu_reduction: f64,
     pub virtual_loss: f64,
     pub lcb_z: f64,
@@ -219,6 +220,7 @@ impl Config {
         }
         let positive = [
             ("search.exploration", s.exploration),
+            ("search.policy_temperature", s.policy_temperature),
             ("search.dirichlet_alpha", s.dirichlet_alpha),
             (
                 "search.classical_prior_sharpness",

@@ -22,6 +22,7 @@ pub fn mcts_params(config: &Config) -> MctsParams {
     let s = &config.search;
     MctsParams {
         exploration: s.exploration as f32,
+        policy_temperature: s.policy_temperature as f32,
         fpu_reduction: s.fpu_reduction as f32,
         virtual_loss: s.virtual_loss as f32,
         style: Style::from_protocol(s.style).unwrap_or_default(),

@@ -14,6 +14,9 @@ pub struct RootNoise {
 pub struct MctsParams {
     /// PUCT exploration constant.
     pub exploration: f32,
+    /// The evaluator's priors are raised to the power 1 / this and normalised again: above 1
+    /// the search spreads over more moves than the policy names. 1 keeps them.
+    pub policy_temperature: f32,
     /// First-play urgency: an unvisited move is valued at its parent's value minus this.
     pub fpu_reduction: f32,
     /// How many losses a playout in flight counts as while it passes through a node.
@@ -58,6 +61,7 @@ impl Default for MctsParams {
     fn default() -> MctsParams {
         MctsParams {
             exploration: 1.5,
+            policy_temperature: 1.3,
             fpu_reduction: 0.2,
             virtual_loss: 1.0,
             style: Style::Classic,

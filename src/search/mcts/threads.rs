@@ -307,6 +307,7 @@ impl<'t> SearchThread<'t> {
                     near: &analysis.near,
                 };
                 let v = self.leaf.evaluate(&leaf, &mut self.priors);
+                soften(&mut self.priors, s.params.policy_temperature);
                 proof.map_or(v, Proof::wdl)
             }
         };
@@ -468,6 +469,22 @@ pub(crate) fn select(
     best.map(|(i, _)| i)
 }
 
+/// Raises `priors` to the power `1 / temperature` and normalises them again.
+fn soften(priors: &mut [f32], temperature: f32) {
+    if temperature == 1.0 || priors.is_empty() {
+        return;
+    }
+    let power = temperature.recip();
+    let mut sum = 0.0;
+    for p in priors.iter_mut() {
+        *p = p.powf(power);
+        sum += *p;
+    }
+    if sum > 0.0 {
+        priors.iter_mut().for_each(|p| *p /= sum);
+    }
+}
+
 /// Settles `node`'s proof from its children's (MCTS-solver); true if it was set now.
 pub(crate) fn update_proof(node: &Node) -> bool {
     if node.proof().is_some() || node.expansion() != Expansion::Expanded {
@@ -597,6 +614,19 @@ mod tests {
             assert!(node.try_claim_refinement());
             assert_eq!(short, (picked(&node, false), picked(&node, true)));
         }
+    }
+
+    #[test]
+    fn a_policy_temperature_flattens_the_priors_and_keeps_their_order() {
+        let mut p = vec![0.7, 0.2, 0.1];
+        soften(&mut p, 1.0);
+        assert_eq!(p, vec![0.7, 0.2, 0.1]);
+        soften(&mut p, 2.0);
+        assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!(p[0] > p[1] && p[1] > p[2]);
+        assert!(p[0] < 0.7 && p[2] > 0.1, "flatter: {p:?}");
+        let (a, b) = (0.7f32.sqrt(), 0.2f32.sqrt());
+        assert!((p[0] / p[1] - a / b).abs() < 1e-5);
     }
 
     #[test]
