@@ -403,6 +403,10 @@ mod tests {
             ("[search]\nstyle = 3\n", "search.style"),
             ("[search]\nexploration = 0.0\n", "search.exploration"),
             (
+                "[search]\npolicy_temperature = -1.0\n",
+                "search.policy_temperature",
+            ),
+            (
                 "[search]\ntree_memory_share = 1.5\n",
                 "search.tree_memory_share",
             ),
