@@ -25,7 +25,8 @@
 # CHECK_BRAIN, CHECK_EVERY, CHECK_GAMES, CHECK_MS: the check against an outside brain (step 4;
 # see scripts/generation-steps.sh).
 # The defaults are how hoshi-p32-g7 was made; networks/README.md gives the one-liner that made
-# each later network (hoshi-p32-g12: GAMES=2000 BALANCE=0.2).
+# each later network (hoshi-p32-g12: GAMES=2000 BALANCE=0.2; hoshi-p32-g15: the same with
+# EMA=0.999 GATE_OPENINGS=even).
 # The steps' command lines live in scripts/generation-steps.sh, shared with scripts/slurm/, which
 # runs the same generation on a Slurm cluster (many self-play workers, see scripts/slurm/README.md).
 set -euo pipefail
