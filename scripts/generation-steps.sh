@@ -13,7 +13,8 @@
 #                                           against an outside brain, into ROOT/check-genGEN.txt
 #
 # Environment (read by gen_settings): GAMES (default 2500 per worker), NODES (800), STEPS (4000),
-# LR (7e-4, decaying to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN
+# LR (7e-4, decaying to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600; a list such as
+# `1600,3200`: a gate at each, since one playout count can misjudge a pair by tens of Elo), BIN
 # (target/release/pbrain-hoshi), BALANCE (unset: every random opening; a margin such as 0.2:
 # `selfplay --opening-balance`), GATE_SPRT (unset: the gate plays all GATE_GAMES; `ELO0,ELO1`
 # such as `0,15`: `match --sprt`, ending the gate once the test decides, GATE_GAMES at most),
@@ -100,28 +101,30 @@ gen_newest_checkpoint() {
   echo "$newest"
 }
 
-# The new net against PREVIOUS: GATE_GAMES games at GATE_NODES playouts a move (freestyle and
-# renju, 15x15; fixed playouts, so the result does not depend on what else the machine runs),
-# JOBS games at a time, the result on stdout and in ROOT/gate-genGEN.txt.
+# The new net against PREVIOUS: GATE_GAMES games at each of GATE_NODES's playout counts a move
+# (freestyle and renju, 15x15; fixed playouts, so the result does not depend on what else the
+# machine runs), JOBS games at a time, the results on stdout and in ROOT/gate-genGEN.txt.
 gen_gate() {
-  local gen=$1 previous=$2 root=$3 jobs=$4 newest rule
+  local gen=$1 previous=$2 root=$3 jobs=$4 newest rule nodes
   newest=$(gen_newest_checkpoint "$gen" "$root")
   echo "generation $gen: gate $newest against $previous" >&2
-  if [[ "$gate_openings" == even ]]; then
-    : >"$root/gate-gen$gen.txt"
-    for rule in freestyle renju; do
-      "$bin" match --a "$newest" --b "$previous" --games "$((gate_games / 2))" --movetime 0 \
-        --nodes "$gate_nodes" --rule "$rule" --size 15x15 \
-        --openings "tests/data/openings-15-$rule-even.txt" --jobs "$jobs" --threads 1 \
-        "${sprt[@]}" |
+  : >"$root/gate-gen$gen.txt"
+  for nodes in ${gate_nodes//,/ }; do
+    if [[ "$gate_openings" == even ]]; then
+      for rule in freestyle renju; do
+        "$bin" match --a "$newest" --b "$previous" --games "$((gate_games / 2))" --movetime 0 \
+          --nodes "$nodes" --rule "$rule" --size 15x15 \
+          --openings "tests/data/openings-15-$rule-even.txt" --jobs "$jobs" --threads 1 \
+          "${sprt[@]}" |
+          tee -a "$root/gate-gen$gen.txt"
+      done
+    else
+      "$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime 0 \
+        --nodes "$nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs "$jobs" \
+        --threads 1 "${sprt[@]}" |
         tee -a "$root/gate-gen$gen.txt"
-    done
-    return
-  fi
-  "$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime 0 \
-    --nodes "$gate_nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs "$jobs" \
-    --threads 1 "${sprt[@]}" |
-    tee "$root/gate-gen$gen.txt"
+    fi
+  done
 }
 
 # Every CHECK_EVERY generations, when CHECK_BRAIN is set: the engine as users run it

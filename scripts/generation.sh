@@ -19,7 +19,8 @@
 # Promote a net that gains with `pbrain-hoshi promote DATA_ROOT/ckpt-genGEN/ckpt-<step> NAME`.
 #
 # Environment: GAMES (default 2500 per worker), NODES (800), STEPS (4000), LR (7e-4, decaying
-# to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600), BIN (target/release/pbrain-hoshi),
+# to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600, or a list such as 1600,3200: a gate
+# at each), BIN (target/release/pbrain-hoshi),
 # BALANCE (unset: every random opening; a margin such as 0.2: only openings the previous net's
 # quick look scores within it of an even game, `selfplay --opening-balance`).
 # CHECK_BRAIN, CHECK_EVERY, CHECK_GAMES, CHECK_MS: the check against an outside brain (step 4;
