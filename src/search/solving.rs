@@ -15,6 +15,10 @@ const ROOT_VCF_NODES: u64 = 200_000;
 const ROOT_VCT_SHARE: f64 = 0.1;
 const ROOT_VCT_NODES: u64 = 300_000;
 const ROOT_VCT_MAX_TIME: Duration = Duration::from_millis(500);
+/// Under a playout limit without a clock (self-play, fixed-playout matches), the root VCT gets
+/// this many solver nodes a playout instead of a time slice: the slice's 500 ms took about as
+/// long as the playouts themselves in self-play, and made the games depend on the machine's load.
+const ROOT_VCT_NODES_PER_PLAYOUT: u64 = 25;
 /// Budget of the defence check (does the opponent have a VCF, and what refutes it).
 const DEFENCE_NODES: u64 = 200_000;
 /// Budget of the VCT defence check (does the opponent have a VCT if we pass, and which of our
@@ -120,7 +124,21 @@ fn only(request: &ThinkRequest, refutations: &[Point]) -> Option<Vec<Point>> {
     Some(blocked)
 }
 
-/// A move of a proven line must also be playable here (not blocked by the GUI).
+/// The root VCT's budget: under a playout limit without a clock, nodes in proportion to the
+/// playouts; otherwise a slice of the move's time (`None`: too little time to be worth a look).
+fn root_vct_budget(request: &ThinkRequest) -> Option<Budget<'static>> {
+    match (request.limits.target, request.limits.max_nodes) {
+        (None, Some(playouts)) => Some(Budget::nodes(
+            ROOT_VCT_NODES.min(playouts.saturating_mul(ROOT_VCT_NODES_PER_PLAYOUT)),
+        )),
+        _ => {
+            let slice = time_slice(request, ROOT_VCT_SHARE, ROOT_VCT_MAX_TIME);
+            (slice >= Duration::from_millis(5))
+                .then(|| Budget::nodes(ROOT_VCT_NODES).with_time(slice))
+        }
+    }
+}
+
 /// `share` of the time left to the move's target, at most `max` (`max` with no target).
 fn time_slice(request: &ThinkRequest, share: f64, max: Duration) -> Duration {
     request
@@ -131,6 +149,7 @@ fn time_slice(request: &ThinkRequest, share: f64, max: Duration) -> Duration {
         .min(max)
 }
 
+/// A move of a proven line must also be playable here (not blocked by the GUI).
 fn allowed(request: &ThinkRequest, line: &[Point]) -> bool {
     line.first().is_some_and(|p| !request.blocked.contains(p))
 }
@@ -169,12 +188,9 @@ impl<T: Thinker> Thinker for SolvingThinker<T> {
         ) {
             narrowed = only(request, &refutations);
         } else {
-            // 3. No threat against us: look for our VCT with a slice of the time.
-            let slice = time_slice(request, ROOT_VCT_SHARE, ROOT_VCT_MAX_TIME);
-            if slice >= Duration::from_millis(5) {
-                let budget = Budget::nodes(ROOT_VCT_NODES)
-                    .with_time(slice)
-                    .with_stop(stop);
+            // 3. No threat against us: look for our VCT with a slice of the time (or playouts).
+            if let Some(budget) = root_vct_budget(request) {
+                let budget = budget.with_stop(stop);
                 if let Outcome::Win { line } = self.solver.vct(board, me, budget) {
                     if allowed(request, &line) {
                         return proven_win(board, line, started, self.solver.last_nodes());
@@ -381,6 +397,7 @@ impl TacticalCheck for SolverCheck {
 mod tests {
     use super::*;
     use crate::search::mcts::MoveGen;
+    use crate::search::Limits;
 
     /// White to move with two twos crossing on an empty point: a stone there makes two open
     /// threes, and black has no four to answer with.
@@ -396,6 +413,43 @@ mod tests {
         }
         assert_eq!(b.side_to_move(), Color::White);
         b
+    }
+
+    #[test]
+    fn the_root_vct_gets_nodes_by_playouts_or_a_slice_of_the_clock() {
+        let request = |limits: Limits| ThinkRequest {
+            board: Board::new(15, 15, crate::game::Rule::Freestyle).unwrap(),
+            blocked: Vec::new(),
+            limits,
+        };
+        let playouts = Limits {
+            max_nodes: Some(800),
+            ..Limits::infinite(1)
+        };
+        let budget = root_vct_budget(&request(playouts)).unwrap();
+        assert_eq!(
+            (budget.nodes, budget.time),
+            (800 * ROOT_VCT_NODES_PER_PLAYOUT, None)
+        );
+        let many = Limits {
+            max_nodes: Some(1 << 40),
+            ..Limits::infinite(1)
+        };
+        assert_eq!(
+            root_vct_budget(&request(many)).unwrap().nodes,
+            ROOT_VCT_NODES
+        );
+        // With a clock, a slice of it, whatever the playout limit.
+        let timed = Limits {
+            max_nodes: Some(800),
+            ..Limits::movetime(1000, 1)
+        };
+        let budget = root_vct_budget(&request(timed)).unwrap();
+        assert_eq!(budget.nodes, ROOT_VCT_NODES);
+        assert!(budget.time.unwrap() <= Duration::from_millis(100));
+        assert!(root_vct_budget(&request(Limits::movetime(30, 1))).is_none());
+        let budget = root_vct_budget(&request(Limits::infinite(1))).unwrap();
+        assert_eq!(budget.time, Some(ROOT_VCT_MAX_TIME));
     }
 
     #[test]
