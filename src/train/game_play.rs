@@ -96,9 +96,7 @@ pub struct PlayoutCap {
     pub cheap_nodes: u64,
     /// A cheap search's time limit in milliseconds (0: the full searches' own). A deadline also
     /// bounds the engine's root solver: its VCT gets a tenth of the time and none under 5 ms
-    /// (`search::solving`), where without one it may take up to 500 ms (in self-play with the
-    /// pattern net, on average about as long as 400 playouts, whatever the playout limit); so a
-    /// short deadline is what makes a cheap search cheap.
+    /// (`search::solving`), where without one it gets 25 solver nodes a playout.
     pub cheap_movetime_ms: u64,
 }
 
