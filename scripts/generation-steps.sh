@@ -108,21 +108,23 @@ gen_gate() {
   local gen=$1 previous=$2 root=$3 jobs=$4 newest rule nodes
   newest=$(gen_newest_checkpoint "$gen" "$root")
   echo "generation $gen: gate $newest against $previous" >&2
+  # One match at NODES playouts; the rest of the arguments say which games.
+  gate_match() {
+    local nodes=$1
+    shift
+    "$bin" match --a "$newest" --b "$previous" --movetime 0 --nodes "$nodes" --size 15x15 \
+      --jobs "$jobs" --threads 1 "${sprt[@]}" "$@" |
+      tee -a "$root/gate-gen$gen.txt"
+  }
   : >"$root/gate-gen$gen.txt"
   for nodes in ${gate_nodes//,/ }; do
     if [[ "$gate_openings" == even ]]; then
       for rule in freestyle renju; do
-        "$bin" match --a "$newest" --b "$previous" --games "$((gate_games / 2))" --movetime 0 \
-          --nodes "$nodes" --rule "$rule" --size 15x15 \
-          --openings "tests/data/openings-15-$rule-even.txt" --jobs "$jobs" --threads 1 \
-          "${sprt[@]}" |
-          tee -a "$root/gate-gen$gen.txt"
+        gate_match "$nodes" --games "$((gate_games / 2))" --rule "$rule" \
+          --openings "tests/data/openings-15-$rule-even.txt"
       done
     else
-      "$bin" match --a "$newest" --b "$previous" --games "$gate_games" --movetime 0 \
-        --nodes "$nodes" --rule freestyle,renju --size 15x15 --seed "$gen" --jobs "$jobs" \
-        --threads 1 "${sprt[@]}" |
-        tee -a "$root/gate-gen$gen.txt"
+      gate_match "$nodes" --games "$gate_games" --rule freestyle,renju --seed "$gen"
     fi
   done
 }
