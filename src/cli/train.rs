@@ -49,6 +49,11 @@ pub struct TrainArgs {
     /// older --init gains the new weights at zero, so it starts from what it computed.
     #[arg(long)]
     pub pattern_version: Option<u32>,
+    /// A pattern net whose value also reads each feature's largest value over the board (its
+    /// strongest cell), beside the board's mean. An --init without it gains those weights at
+    /// zero.
+    #[arg(long)]
+    pub value_max: bool,
     /// Residual blocks (default 6; a resumed run takes its checkpoint's). A pattern net has none.
     #[arg(long)]
     pub blocks: Option<usize>,
@@ -169,6 +174,7 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         data,
         init: args.init.clone(),
         pattern_version: args.pattern_version,
+        value_max: args.value_max,
         out_dir: args.out.clone(),
         steps: args.steps,
         batch: args.batch,

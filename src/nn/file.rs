@@ -45,6 +45,7 @@ impl NetworkMeta {
             channels: arch.channels,
             input_planes,
             feature_version,
+            value_max: false,
             description: description.to_string(),
         }
     }
@@ -116,6 +117,7 @@ impl Network {
                 arch.channels,
                 pattern::has_policy_context(meta.version),
                 pattern::has_threat_rows(meta.version),
+                meta.value_max,
             ))),
         };
         Ok(Network {
@@ -140,6 +142,20 @@ impl Network {
         }
         meta.version = version;
         meta.input_planes = pattern::input_planes(version);
+        self.copied_into(Network::build(meta)?)
+    }
+
+    /// This pattern net with the value's board maximum (`value_max`), its weights at zero so
+    /// that the net computes what it did. The copy lives on the CPU in f32.
+    pub fn with_value_max(&self) -> Result<Network, NnError> {
+        let mut meta = self.meta.clone();
+        if meta.kind != ModelKind::Pattern {
+            return Err(NnError::InvalidArch(format!(
+                "no value maximum for a {} net",
+                meta.kind.name()
+            )));
+        }
+        meta.value_max = true;
         self.copied_into(Network::build(meta)?)
     }
 

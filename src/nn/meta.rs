@@ -59,8 +59,16 @@ pub struct NetworkMeta {
     pub channels: usize,
     pub input_planes: usize,
     pub feature_version: u32,
+    /// A pattern net whose value also reads the board's per-feature maximum (`value_max`).
+    /// Absent (and not written) when false, so older sidecars read as before.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub value_max: bool,
     #[serde(default)]
     pub description: String,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl NetworkMeta {

@@ -28,6 +28,8 @@ pub struct PatternModel {
     policy_context: Option<nn::Linear>,
     /// Version 3: a row per cell's pair of combined threats.
     threat: Option<nn::Embedding>,
+    /// The value's weights on the board's per-feature maximum (`value_max` nets).
+    value_max: Option<nn::Linear>,
 }
 
 fn leaky(x: &Tensor) -> Tensor {
@@ -36,8 +38,15 @@ fn leaky(x: &Tensor) -> Tensor {
 
 impl PatternModel {
     /// `context`: the policy takes the board's context from the value MLP (formula version 2);
-    /// `threats`: the cells get their threat rows (version 3).
-    pub fn new(vs: &nn::Path, dim: usize, context: bool, threats: bool) -> PatternModel {
+    /// `threats`: the cells get their threat rows (version 3); `value_max`: the value reads the
+    /// board's per-feature maximum too.
+    pub fn new(
+        vs: &nn::Path,
+        dim: usize,
+        context: bool,
+        threats: bool,
+        value_max: bool,
+    ) -> PatternModel {
         let dim = dim as i64;
         let embedding = nn::EmbeddingConfig::default();
         let no_bias = nn::LinearConfig {
@@ -55,6 +64,8 @@ impl PatternModel {
                 .then(|| nn::linear(vs / "policy_context", VALUE_HIDDEN as i64, dim, no_bias)),
             threat: threats
                 .then(|| nn::embedding(vs / "threat", THREAT_IDS as i64, dim, embedding)),
+            value_max: value_max
+                .then(|| nn::linear(vs / "value_max", dim, VALUE_HIDDEN as i64, no_bias)),
         }
     }
 
@@ -94,7 +105,16 @@ impl PatternModel {
             Kind::Float,
         ) - empty_features * cells.unsqueeze(-1))
             / POOL_CELLS as f64;
-        let context = self.value1.forward(&pooled).relu();
+        let mut value_in = self.value1.forward(&pooled);
+        if let Some(value_max) = &self.value_max {
+            // Per feature, the largest over the board's cells (padding excluded).
+            let off_board = on_board.eq(0.0).unsqueeze(-1);
+            let maxed = hidden
+                .masked_fill(&off_board, f64::NEG_INFINITY)
+                .amax([1, 2].as_slice(), false);
+            value_in += value_max.forward(&maxed);
+        }
+        let context = value_in.relu();
         let wdl = self.value2.forward(&context);
         let playable = cell.eq(CELL_EMPTY);
         let logits = match &self.policy_context {
@@ -164,6 +184,30 @@ mod tests {
         assert_eq!(close(&o2, &o3), (false, false));
     }
 
+    /// A net given the value's board maximum computes what it did (the new weights start at 0)
+    /// and keeps it through a save; random weights there move the value, not the policy's own
+    /// rows.
+    #[test]
+    fn a_net_given_the_value_maximum_keeps_its_outputs() {
+        let net = Network::random(Arch::pattern(8), 5, Device::Cpu).unwrap();
+        let with = net.with_value_max().unwrap();
+        assert!(with.meta().value_max && !net.meta().value_max);
+        let xs = three_stones(Rule::Freestyle);
+        let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
+        let max = |x: &Tensor, y: &Tensor| (x - y).abs().max().double_value(&[]);
+        let ((p1, v1), (p2, v2)) = (outputs(&net), outputs(&with));
+        assert!(max(&p1, &p2) < 1e-5 && max(&v1, &v2) < 1e-5);
+        tch::no_grad(|| {
+            for (name, mut var) in with.var_store().variables() {
+                if name == "value_max.weight" {
+                    let _ = var.fill_(0.5);
+                }
+            }
+        });
+        let (_, v3) = outputs(&with);
+        assert!(max(&v1, &v3) > 1e-3, "the maximum reaches the value");
+    }
+
     /// A widened net computes what it did, and its new features are live (training can grow
     /// them); a narrower width is refused.
     #[test]
@@ -196,11 +240,27 @@ mod tests {
     /// the same function of the same weights file.
     #[test]
     fn libtorch_and_the_incremental_evaluation_agree_through_a_network_file() {
-        let dir = std::env::temp_dir().join(format!("hoshi-pattern-{}", std::process::id()));
+        agree_through_a_network_file(false);
+    }
+
+    /// The same for a net whose value reads the board's maximum (the renju board's forbidden
+    /// points change their cells' features, so the maximum must read them flagged).
+    #[test]
+    fn the_value_maximum_agrees_through_a_network_file() {
+        agree_through_a_network_file(true);
+    }
+
+    fn agree_through_a_network_file(value_max: bool) {
+        let dir =
+            std::env::temp_dir().join(format!("hoshi-pattern-{}-{value_max}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("net");
-        let net = Network::random(Arch::pattern(8), 7, Device::Cpu).unwrap();
-        // Random weights leave the forbidden row at 0: give it something to do.
+        let mut net = Network::random(Arch::pattern(8), 7, Device::Cpu).unwrap();
+        if value_max {
+            net = net.with_value_max().unwrap();
+        }
+        // Random weights leave the forbidden row (and a new value maximum's weights) at 0:
+        // give them something to do.
         tch::no_grad(|| {
             for (name, mut var) in net.var_store().variables() {
                 if name == "forbidden" {
@@ -208,9 +268,18 @@ mod tests {
                         0.5f32, -1.0, 2.0, 0.0, 1.0, -0.5, 0.25, 3.0,
                     ]));
                 }
+                if name == "value_max.weight" {
+                    let count = var.numel() as i64;
+                    let ramp = Tensor::arange(count, (Kind::Float, Device::Cpu));
+                    var.copy_(&((ramp * 0.37).sin() * 0.8).view_as(&var));
+                }
             }
         });
         net.save(&path).unwrap();
+        assert_eq!(
+            PatternWeights::load(&path).unwrap().value_max.is_empty(),
+            !value_max
+        );
         let weights = Arc::new(PatternWeights::load(&path).unwrap());
         let renju_moves = [
             (7, 7),

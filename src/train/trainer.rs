@@ -91,6 +91,9 @@ pub struct TrainConfig {
     pub init: Option<PathBuf>,
     /// A pattern net's formula version for a fresh run (`None`: `init`'s, else the newest).
     pub pattern_version: Option<u32>,
+    /// A fresh pattern net's value reads the board's per-feature maximum too (an `init`
+    /// without it gains those weights at zero).
+    pub value_max: bool,
     pub out_dir: PathBuf,
     /// Train until this step (counting the steps of the run being resumed).
     pub steps: u64,
@@ -129,6 +132,7 @@ impl Default for TrainConfig {
             }],
             init: None,
             pattern_version: None,
+            value_max: false,
             out_dir: PathBuf::from("checkpoints"),
             steps: 1000,
             batch: 256,
@@ -455,6 +459,12 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
                 net.with_pattern_version(v)?
             }
             _ => net,
+        };
+        let net = if config.value_max && !net.meta().value_max {
+            log::info!("train: the pattern net's value reads the board's maximum too");
+            net.with_value_max()?
+        } else {
+            net
         };
         let (net, opt) = fresh(f32_weights(net));
         return Ok((net, opt, 0, None));

@@ -12,8 +12,10 @@
 //! The value pools the board, `pooled = (Σ_cells h − cells · h_empty) / POOL_CELLS` (`h_empty`:
 //! the features of a cell with nothing around it, so extra empty board changes nothing), then a
 //! small MLP gives win, draw and loss logits: `g = relu(value1 · pooled + b1)`,
-//! `wdl = value2 · g + b2`. The policy logit of a cell is `(policy + context · g) · h + b`
-//! (version 2): the MLP's hidden layer, a summary of the whole board, tunes which cell features
+//! `wdl = value2 · g + b2`. A net whose sidecar says `value_max = true` also reads each
+//! feature's largest value over the board's cells, its strongest point, which a mean dilutes:
+//! `g = relu(value1 · pooled + value_max · max_cells h + b1)`. The policy logit of a cell is
+//! `(policy + context · g) · h + b` (version 2): the MLP's hidden layer, a summary of the whole board, tunes which cell features
 //! matter, so one line pattern can weigh more when the board calls for defence than when it
 //! calls for attack. Version 1 files have no `context` (the policy is `policy · h + b`).
 //! Version 3 adds to `a` a learned row per empty cell for the pair of combined threats a stone

@@ -31,6 +31,8 @@ pub struct PatternState {
     forbidden_hidden: Vec<f32>,
     /// The policy weights tuned by the board's context (version 2 nets).
     policy_weights: Vec<f32>,
+    /// Each feature's largest value over the board (`value_max` nets).
+    maxed: Vec<f32>,
 }
 
 impl PatternState {
@@ -44,6 +46,7 @@ impl PatternState {
             forbidden_cells: Vec::new(),
             forbidden_hidden: Vec::new(),
             policy_weights: vec![0.0; dim],
+            maxed: vec![0.0; dim],
             net,
         }
     }
@@ -122,7 +125,18 @@ impl PatternState {
             self.forbidden_hidden.extend_from_slice(&self.acc);
         }
         self.pooled.iter_mut().for_each(|p| *p /= POOL_CELLS);
-        let (wdl, context) = value_head(net, &self.pooled);
+        let maxed = if net.value_max.is_empty() {
+            None
+        } else {
+            view.board_max(
+                dim,
+                &self.forbidden_cells,
+                &self.forbidden_hidden,
+                &mut self.maxed,
+            );
+            Some(self.maxed.as_slice())
+        };
+        let (wdl, context) = value_head(net, &self.pooled, maxed);
         let tuned = !net.policy_context.is_empty();
         if tuned {
             let rows = net.policy_context.chunks_exact(VALUE_HIDDEN);
@@ -152,15 +166,24 @@ impl PatternState {
     }
 }
 
-/// The value MLP: pooled features → win, draw, loss probabilities, and its hidden layer (the
-/// board's context for the policy).
+/// The value MLP: pooled features (and, for `value_max` nets, the board's per-feature
+/// maximum) → win, draw, loss probabilities, and its hidden layer (the board's context for the
+/// policy).
 #[inline(always)]
-fn value_head(net: &PatternWeights, pooled: &[f32]) -> ([f32; 3], [f32; VALUE_HIDDEN]) {
+fn value_head(
+    net: &PatternWeights,
+    pooled: &[f32],
+    maxed: Option<&[f32]>,
+) -> ([f32; 3], [f32; VALUE_HIDDEN]) {
     let dim = net.dim;
     let mut hidden = [0.0f32; VALUE_HIDDEN];
     for (k, h) in hidden.iter_mut().enumerate() {
         let row = &net.value1[k * dim..(k + 1) * dim];
-        *h = (dot(row, pooled) + net.value1_bias[k]).max(0.0);
+        let mut pre = dot(row, pooled) + net.value1_bias[k];
+        if let Some(maxed) = maxed {
+            pre += dot(&net.value_max[k * dim..(k + 1) * dim], maxed);
+        }
+        *h = pre.max(0.0);
     }
     let mut out = [0.0f32; 3];
     for (c, o) in out.iter_mut().enumerate() {
@@ -211,6 +234,8 @@ struct View {
     /// the threat rows' five.
     reach: usize,
     on_board: Vec<bool>,
+    /// The indices of the board's cells (no padding), in order.
+    board_cells: Vec<usize>,
     cells: usize,
     /// The stones the features describe, in order, with their colours.
     stones: Vec<(usize, Option<Color>)>,
@@ -234,6 +259,7 @@ impl View {
             steps: [0; 4],
             reach: SIDE_CELLS,
             on_board: Vec::new(),
+            board_cells: Vec::new(),
             cells: 0,
             stones: Vec::new(),
             hidden: Vec::new(),
@@ -292,6 +318,33 @@ impl View {
         }
     }
 
+    /// Each feature's largest value over the board's cells into `out`, the forbidden cells
+    /// (`forbidden`, their flagged features one after the other in `forbidden_hidden`) read with
+    /// their flag.
+    #[inline(always)]
+    fn board_max(
+        &self,
+        dim: usize,
+        forbidden: &[usize],
+        forbidden_hidden: &[f32],
+        out: &mut [f32],
+    ) {
+        out.fill(f32::NEG_INFINITY);
+        let fold = |out: &mut [f32], row: &[f32]| {
+            for (m, h) in out.iter_mut().zip(row) {
+                *m = m.max(*h);
+            }
+        };
+        for &c in &self.board_cells {
+            if forbidden.is_empty() || !forbidden.contains(&c) {
+                fold(out, &self.hidden[c * dim..(c + 1) * dim]);
+            }
+        }
+        for row in forbidden_hidden.chunks_exact(dim) {
+            fold(out, row);
+        }
+    }
+
     /// Sizes the tables for a new board geometry.
     fn reset(&mut self, net: &PatternWeights, board: &Board) {
         let dim = net.dim;
@@ -304,9 +357,12 @@ impl View {
             THREAT_REACH
         };
         self.on_board = vec![false; len];
+        self.board_cells.clear();
         for y in 0..board.height() {
             for x in 0..board.width() {
-                self.on_board[board.index(Point::new(x as u8, y as u8))] = true;
+                let idx = board.index(Point::new(x as u8, y as u8));
+                self.on_board[idx] = true;
+                self.board_cells.push(idx);
             }
         }
         self.cells = board.width() * board.height();

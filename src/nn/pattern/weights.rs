@@ -4,8 +4,9 @@
 //! `codebook.weight [ID_COUNT, dim]`, `variant.weight [VARIANT_COUNT, dim]`, `forbidden [dim]`,
 //! `policy.weight [1, dim]`, `policy.bias [1]`, `value1.weight [VALUE_HIDDEN, dim]`,
 //! `value1.bias [VALUE_HIDDEN]`, `value2.weight [3, VALUE_HIDDEN]`, `value2.bias [3]`, and in
-//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`, and in version 3
-//! `threat.weight [THREAT_IDS, dim]`.
+//! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`, in version 3
+//! `threat.weight [THREAT_IDS, dim]`, and where the sidecar says `value_max = true`
+//! `value_max.weight [VALUE_HIDDEN, dim]`.
 use std::path::Path;
 
 use safetensors::{Dtype, SafeTensors};
@@ -37,6 +38,9 @@ pub struct PatternWeights {
     pub policy_context: Vec<f32>,
     /// `[THREAT_IDS, dim]`, row-major; empty before version 3 (no threat rows).
     pub threat: Vec<f32>,
+    /// `[VALUE_HIDDEN, dim]`, row-major: the value's weights on the board's per-feature
+    /// maximum; empty for a net without it.
+    pub value_max: Vec<f32>,
 }
 
 impl PatternWeights {
@@ -102,6 +106,10 @@ impl PatternWeights {
         if threat {
             expected.push(("threat.weight", vec![THREAT_IDS, dim]));
         }
+        let value_max = meta.value_max;
+        if value_max {
+            expected.push(("value_max.weight", vec![VALUE_HIDDEN, dim]));
+        }
         let names: Vec<String> = file.names().into_iter().cloned().collect();
         let extra: Vec<String> = names
             .iter()
@@ -159,6 +167,7 @@ impl PatternWeights {
             value2_bias: next(),
             policy_context: if context { next() } else { Vec::new() },
             threat: if threat { next() } else { Vec::new() },
+            value_max: if value_max { next() } else { Vec::new() },
         })
     }
 
@@ -179,6 +188,7 @@ impl PatternWeights {
                 channels: dim,
                 input_planes: input_planes(PATTERN_VERSION),
                 feature_version: PATTERN_FEATURE_VERSION,
+                value_max: false,
                 description: format!("random weights, seed {seed}"),
             },
             dim,
@@ -193,13 +203,14 @@ impl PatternWeights {
             value2_bias: v(3),
             policy_context: v(dim * VALUE_HIDDEN),
             threat: v(THREAT_IDS * dim),
+            value_max: Vec::new(),
         }
     }
 
     /// Heap bytes of the weights.
     pub fn memory_bytes(&self) -> u64 {
         let tables = self.codebook.len() + self.variant.len() + self.value1.len();
-        let extras = self.policy_context.len() + self.threat.len();
+        let extras = self.policy_context.len() + self.threat.len() + self.value_max.len();
         4 * (tables + extras + 4 * self.dim) as u64
     }
 
