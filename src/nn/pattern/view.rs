@@ -218,6 +218,36 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
+/// Each feature's largest value over `cells` into `out`, eight features at a time held in a
+/// register (a fold into `out` itself, or over a run of unknown length, compiles to masked
+/// stores, which are slow).
+#[inline(always)]
+fn cells_max(
+    hidden: &[f32],
+    dim: usize,
+    cells: impl Iterator<Item = usize> + Clone,
+    out: &mut [f32],
+) {
+    let lanes = dim - dim % 8;
+    for block in (0..lanes).step_by(8) {
+        let mut acc = [f32::NEG_INFINITY; 8];
+        for c in cells.clone() {
+            let at = c * dim + block;
+            let h: &[f32; 8] = hidden[at..at + 8].try_into().expect("eight features");
+            for l in 0..8 {
+                acc[l] = if h[l] > acc[l] { h[l] } else { acc[l] };
+            }
+        }
+        out[block..block + 8].copy_from_slice(&acc);
+    }
+    for j in lanes..dim {
+        out[j] = cells
+            .clone()
+            .map(|c| hidden[c * dim + j])
+            .fold(f32::NEG_INFINITY, f32::max);
+    }
+}
+
 /// Whether this processor has AVX2 (std caches the answer after the first question).
 #[cfg(target_arch = "x86_64")]
 #[inline]
@@ -329,19 +359,17 @@ impl View {
         forbidden_hidden: &[f32],
         out: &mut [f32],
     ) {
-        out.fill(f32::NEG_INFINITY);
-        let fold = |out: &mut [f32], row: &[f32]| {
-            for (m, h) in out.iter_mut().zip(row) {
-                *m = m.max(*h);
-            }
-        };
-        for &c in &self.board_cells {
-            if forbidden.is_empty() || !forbidden.contains(&c) {
-                fold(out, &self.hidden[c * dim..(c + 1) * dim]);
-            }
+        if forbidden.is_empty() {
+            cells_max(&self.hidden, dim, self.board_cells.iter().copied(), out);
+        } else {
+            let unflagged = self.board_cells.iter().copied();
+            let cells = unflagged.filter(|c| !forbidden.contains(c));
+            cells_max(&self.hidden, dim, cells, out);
         }
         for row in forbidden_hidden.chunks_exact(dim) {
-            fold(out, row);
+            for (m, &h) in out.iter_mut().zip(row) {
+                *m = m.max(h);
+            }
         }
     }
 
