@@ -6,7 +6,8 @@
 # Runs `BINARY bench` ROUNDS times for each binary, interleaved (a burst of load from another
 # process then lowers one round of each build, not one build), and prints per build the best
 # round of each figure: evaluations/s along a walk and from a fresh state, and the search's
-# playouts/s with the net at every leaf, without and with the VCF probe, on 1 and 2 threads.
+# playouts/s with the net at every leaf, without and with the VCF probe, on 1 and 2 threads, and
+# the alpha-beta's nodes/s per thread.
 set -euo pipefail
 rounds=$1
 shift
@@ -24,11 +25,13 @@ for k in $(seq $#); do
         /along a walk/ { best("walk", $(NF - 1)) }
         /fresh state/ { best("fresh", $(NF - 1)) }
         /VCF probe/ { probe = "probe " }
+        /^the alpha-beta/ { probe = "alpha-beta " }
         /^pattern network/ { probe = "" }
         / thread\(s\):/ { best(probe $1 " thread(s)", $3) }
         END {
             printf "  evaluations/s: walk %d, fresh %d\n", max["walk"], max["fresh"]
             printf "  playouts/s, net at every leaf: 1 thread %d, 2 threads %d\n", max["1 thread(s)"], max["2 thread(s)"]
             printf "  playouts/s, with the VCF probe: 1 thread %d, 2 threads %d\n", max["probe 1 thread(s)"], max["probe 2 thread(s)"]
+            printf "  alpha-beta nodes/s per thread: 1 thread %d, 2 threads %d\n", max["alpha-beta 1 thread(s)"], max["alpha-beta 2 thread(s)"]
         }'
 done
