@@ -255,7 +255,9 @@ mod tests {
             std::env::temp_dir().join(format!("hoshi-pattern-{}-{value_max}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("net");
-        let mut net = Network::random(Arch::pattern(8), 7, Device::Cpu).unwrap();
+        // 12 features with the maximum: a block of eight and four read one by one.
+        let dim = if value_max { 12 } else { 8 };
+        let mut net = Network::random(Arch::pattern(dim), 7, Device::Cpu).unwrap();
         if value_max {
             net = net.with_value_max().unwrap();
         }
@@ -264,9 +266,10 @@ mod tests {
         tch::no_grad(|| {
             for (name, mut var) in net.var_store().variables() {
                 if name == "forbidden" {
-                    var.copy_(&Tensor::from_slice(&[
-                        0.5f32, -1.0, 2.0, 0.0, 1.0, -0.5, 0.25, 3.0,
-                    ]));
+                    let row = [
+                        0.5f32, -1.0, 2.0, 0.0, 1.0, -0.5, 0.25, 3.0, -2.0, 1.5, 0.75, 2.5,
+                    ];
+                    var.copy_(&Tensor::from_slice(&row[..dim]));
                 }
                 if name == "value_max.weight" {
                     let count = var.numel() as i64;
