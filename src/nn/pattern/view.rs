@@ -101,7 +101,7 @@ impl PatternState {
         let view = &mut self.views[board.side_to_move().index()];
         view.sync(net, &self.reader, board, &mut self.acc);
         let dim = net.dim;
-        let cells = view.cells as f64;
+        let cells = view.board_cells.len() as f64;
         for ((p, s), e) in self
             .pooled
             .iter_mut()
@@ -266,7 +266,6 @@ struct View {
     on_board: Vec<bool>,
     /// The indices of the board's cells (no padding), in order.
     board_cells: Vec<usize>,
-    cells: usize,
     /// The stones the features describe, in order, with their colours.
     stones: Vec<(usize, Option<Color>)>,
     /// Each cell's activated features (`index_len * dim`).
@@ -290,7 +289,6 @@ impl View {
             reach: SIDE_CELLS,
             on_board: Vec::new(),
             board_cells: Vec::new(),
-            cells: 0,
             stones: Vec::new(),
             hidden: Vec::new(),
             logit: Vec::new(),
@@ -393,7 +391,6 @@ impl View {
                 self.board_cells.push(idx);
             }
         }
-        self.cells = board.width() * board.height();
         self.hidden = vec![0.0; len * dim];
         self.logit = vec![0.0; len];
         self.stamp = vec![0; len];
