@@ -10,10 +10,11 @@
 #    rules and sizes mixed, into DATA_ROOT/genGEN;
 # 2. training: a pattern net from PREVIOUS_NET's weights on a window of the last WINDOW
 #    generations (the newest counted twice), STEPS steps, into DATA_ROOT/ckpt-genGEN;
-# 3. gate: the new net against PREVIOUS_NET, GATE_GAMES games at GATE_NODES playouts a move
-#    (freestyle and renju, 15x15; fixed playouts, so the result does not depend on what else
-#    the machine runs), written to DATA_ROOT/gate-genGEN.txt; with GATE_OPENINGS=even, from
-#    the even openings in order, half the games per rule (see scripts/generation-steps.sh).
+# 3. gate (skipped with GATE_GAMES=0, as scripts/loop.sh runs it): the new net against
+#    PREVIOUS_NET, GATE_GAMES games at GATE_NODES playouts a move (freestyle and renju, 15x15;
+#    fixed playouts, so the result does not depend on what else the machine runs), written
+#    to DATA_ROOT/gate-genGEN.txt; with GATE_OPENINGS=even, from the even openings in order,
+#    half the games per rule (see scripts/generation-steps.sh).
 # 4. check (every CHECK_EVERY generations, with CHECK_BRAIN set): the engine with the new net
 #    against an outside brain at 1 s a move, written to DATA_ROOT/check-genGEN.txt.
 # Promote a net that gains with `pbrain-hoshi promote DATA_ROOT/ckpt-genGEN/ckpt-<step> NAME`.
@@ -46,5 +47,5 @@ done
 wait
 
 gen_train "$gen" "$previous" "$root" 2
-gen_gate "$gen" "$previous" "$root" 2
+if ((gate_games > 0)); then gen_gate "$gen" "$previous" "$root" 2; fi
 gen_check "$gen" "$root"
