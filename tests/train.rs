@@ -584,6 +584,15 @@ fn the_subcommands_drive_the_whole_pipeline() {
     ]);
     assert!(ok, "{err}");
     assert!(out.contains("trained steps 2..3"), "{out}");
+    // Run again, it has nothing left to do and says so (no losses of zero steps).
+    let (ok, out, err) = hoshi(&[
+        "train", "--data", &data, "--out", &ckpts, "--steps", "3", "--batch", "4", "--resume",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("nothing left to train at step 3") && !out.contains("NaN"),
+        "{out}"
+    );
 
     let ckpt = s(dir.join("ckpts").join("ckpt-00000003"));
     let (ok, out, err) = hoshi(&["promote", &ckpt, "tiny-v0", "--networks", &nets]);

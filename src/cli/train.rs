@@ -210,20 +210,28 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         max_reuse: args.max_reuse,
     };
     let report = run_training(&config, &AtomicBool::new(false))?;
-    writeln!(
-        out,
-        "trained steps {}..{}: policy loss {:.4}, value loss {:.4}, {:.0} positions/s; checkpoint {}",
-        report.start_step,
-        report.step,
-        report.policy_loss,
-        report.value_loss,
-        report.positions_per_second,
-        report
-            .checkpoint
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|| "none".into())
-    )
+    let checkpoint = report
+        .checkpoint
+        .as_ref()
+        .map_or_else(|| "none".into(), |p| p.display().to_string());
+    if report.step == report.start_step {
+        // A resumed run that had already reached its steps: no losses to report.
+        writeln!(
+            out,
+            "nothing left to train at step {}; checkpoint {checkpoint}",
+            report.step
+        )
+    } else {
+        writeln!(
+            out,
+            "trained steps {}..{}: policy loss {:.4}, value loss {:.4}, {:.0} positions/s; checkpoint {checkpoint}",
+            report.start_step,
+            report.step,
+            report.policy_loss,
+            report.value_loss,
+            report.positions_per_second,
+        )
+    }
     .map_err(TrainError::io("stdout"))?;
     if let (Some(dir), Some(ckpt)) = (&args.holdout, &report.checkpoint) {
         let set = TrainingSet::new(read_dir(dir)?);
