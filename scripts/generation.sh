@@ -42,7 +42,7 @@ mkdir -p "$root"
 
 echo "generation $gen: self-play with $previous ($games games x 2 workers, $nodes playouts a move)" >&2
 for w in 1 2; do
-  gen_selfplay "$gen" "$previous" "$root" "$w" >"$root/selfplay-gen$gen-$w.log" 2>&1 &
+  gen_selfplay "$gen" "$previous" "$root" "$w" >>"$root/selfplay-gen$gen-$w.log" 2>&1 &
 done
 wait
 

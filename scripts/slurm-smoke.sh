@@ -15,7 +15,7 @@
 #   bash scripts/slurm-smoke.sh
 #
 # Environment: BIN (a pbrain-hoshi built with the torch feature; default: build
-# target/release/pbrain-hoshi as scripts/test.sh does), PREVIOUS (networks/hoshi-p32-g15),
+# target/release/pbrain-hoshi as scripts/test.sh does), PREVIOUS (networks/hoshi-p32-g24),
 # SMOKE_TIMEOUT (seconds to wait for the jobs, default 900), SMOKE_PORT (slurmctld's port, slurmd
 # takes the next; default 16817), KEEP=1 (keep the temporary folder).
 set -euo pipefail
@@ -59,7 +59,7 @@ if [ -z "${BIN:-}" ]; then
     cargo build --release --bins >&2
     BIN="$repo/target/release/pbrain-hoshi"
 fi
-previous=${PREVIOUS:-networks/hoshi-p32-g15}
+previous=${PREVIOUS:-networks/hoshi-p32-g24}
 
 # --- the daemons' stop, on every exit -----------------------------------------------------------
 pids=()
