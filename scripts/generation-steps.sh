@@ -101,11 +101,13 @@ gen_newest_checkpoint() {
   echo "$newest"
 }
 
-# The new net against PREVIOUS: GATE_GAMES games at each of GATE_NODES's playout counts a move
-# (freestyle and renju, 15x15; fixed playouts, so the result does not depend on what else the
-# machine runs), JOBS games at a time, the results on stdout and in ROOT/gate-genGEN.txt.
+# The new net against PREVIOUS (nothing with GATE_GAMES=0): GATE_GAMES games at each of
+# GATE_NODES's playout counts a move (freestyle and renju, 15x15; fixed playouts, so the result
+# does not depend on what else the machine runs), JOBS games at a time, the results on stdout
+# and in ROOT/gate-genGEN.txt.
 gen_gate() {
   local gen=$1 previous=$2 root=$3 jobs=$4 newest rule nodes
+  ((gate_games > 0)) || return 0
   newest=$(gen_newest_checkpoint "$gen" "$root")
   echo "generation $gen: gate $newest against $previous" >&2
   # One match at NODES playouts; the rest of the arguments say which games.

@@ -47,5 +47,5 @@ done
 wait
 
 gen_train "$gen" "$previous" "$root" 2
-if ((gate_games > 0)); then gen_gate "$gen" "$previous" "$root" 2; fi
+gen_gate "$gen" "$previous" "$root" 2
 gen_check "$gen" "$root"

@@ -17,7 +17,6 @@ first=${1:?first generation}
 last=${2:?last generation}
 previous=${3:?network of the first self-play}
 root=${4:-generations}
-gen_settings
 for ((gen = first; gen <= last; gen++)); do
   GATE_GAMES=0 scripts/generation.sh "$gen" "$previous" "$root"
   previous=$(gen_newest_checkpoint "$gen" "$root")
