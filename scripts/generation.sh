@@ -31,21 +31,26 @@
 # EMA=0.999 GATE_OPENINGS=even).
 # The steps' command lines live in scripts/generation-steps.sh, shared with scripts/slurm/, which
 # runs the same generation on a Slurm cluster (many self-play workers, see scripts/slurm/README.md).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/generation-steps.sh
-gen=${1:?generation number}
-previous=${2:?previous network}
-root=${3:-generations}
-gen_settings
-mkdir -p "$root"
+# The body is one block that bash reads whole before running it: an edit to this file while
+# a generation runs (hours) cannot change the commands still to come.
+{
+  set -euo pipefail
+  cd "$(dirname "$0")/.."
+  source scripts/generation-steps.sh
+  gen=${1:?generation number}
+  previous=${2:?previous network}
+  root=${3:-generations}
+  gen_settings
+  mkdir -p "$root"
 
-echo "generation $gen: self-play with $previous ($games games x 2 workers, $nodes playouts a move)" >&2
-for w in 1 2; do
-  gen_selfplay "$gen" "$previous" "$root" "$w" >>"$root/selfplay-gen$gen-$w.log" 2>&1 &
-done
-wait
+  echo "generation $gen: self-play with $previous ($games games x 2 workers, $nodes playouts a move)" >&2
+  for w in 1 2; do
+    gen_selfplay "$gen" "$previous" "$root" "$w" >>"$root/selfplay-gen$gen-$w.log" 2>&1 &
+  done
+  wait
 
-gen_train "$gen" "$previous" "$root" 2
-gen_gate "$gen" "$previous" "$root" 2
-gen_check "$gen" "$root"
+  gen_train "$gen" "$previous" "$root" 2
+  gen_gate "$gen" "$previous" "$root" 2
+  gen_check "$gen" "$root"
+  exit
+}

@@ -10,15 +10,20 @@
 # The environment of scripts/generation.sh applies to every generation (GATE_GAMES is set to 0
 # here). Run it again after an interruption: each generation resumes where it stopped, and the
 # finished ones are passed through (their self-play and training already complete).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/generation-steps.sh
-first=${1:?first generation}
-last=${2:?last generation}
-previous=${3:?network of the first self-play}
-root=${4:-generations}
-for ((gen = first; gen <= last; gen++)); do
-  GATE_GAMES=0 scripts/generation.sh "$gen" "$previous" "$root"
-  previous=$(gen_newest_checkpoint "$gen" "$root")
-  echo "generation $gen: $previous" >&2
-done
+# The body is one block that bash reads whole before running it: an edit to this file while
+# the loop runs cannot change the commands still to come.
+{
+  set -euo pipefail
+  cd "$(dirname "$0")/.."
+  source scripts/generation-steps.sh
+  first=${1:?first generation}
+  last=${2:?last generation}
+  previous=${3:?network of the first self-play}
+  root=${4:-generations}
+  for ((gen = first; gen <= last; gen++)); do
+    GATE_GAMES=0 scripts/generation.sh "$gen" "$previous" "$root"
+    previous=$(gen_newest_checkpoint "$gen" "$root")
+    echo "generation $gen: $previous" >&2
+  done
+  exit
+}
