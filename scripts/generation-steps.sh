@@ -15,7 +15,9 @@
 # Environment (read by gen_settings): GAMES (default 2500 per worker), NODES (800), STEPS (4000),
 # LR (7e-4, decaying to 3e-5), WINDOW (3), GATE_GAMES (400), GATE_NODES (1600; a list such as
 # `1600,3200`: a gate at each, since one playout count can misjudge a pair by tens of Elo), BIN
-# (target/release/pbrain-hoshi), BALANCE (unset: every random opening; a margin such as 0.2:
+# (target/release/pbrain-hoshi), RULES and SIZES (self-play's rules and board sizes, each game one
+# of every pair of the two lists, uniformly, so a repeated entry weighs more; default
+# freestyle,renju,renju,freestyle,standard,caro and 15x15,15x15,15x15,20x20,12x12), BALANCE (unset: every random opening; a margin such as 0.2:
 # `selfplay --opening-balance`), GATE_SPRT (unset: the gate plays all GATE_GAMES; `ELO0,ELO1`
 # such as `0,15`: `match --sprt`, ending the gate once the test decides, GATE_GAMES at most),
 # GATE_OPENINGS (unset: random openings, the rules mixed; `even`: half the games freestyle from
@@ -40,6 +42,8 @@ gen_settings() {
   gate_games=${GATE_GAMES:-400}
   gate_nodes=${GATE_NODES:-1600}
   bin=${BIN:-target/release/pbrain-hoshi}
+  rules=${RULES:-freestyle,renju,renju,freestyle,standard,caro}
+  sizes=${SIZES:-15x15,15x15,15x15,20x20,12x12}
   balance=()
   if [[ -n "${BALANCE:-}" ]]; then balance=(--opening-balance "$BALANCE"); fi
   reuse=()
@@ -66,8 +70,6 @@ gen_settings() {
 # Its shards are ROOT/genGEN/WORKER-<n>.hsp; run again, it plays only the missing games.
 gen_selfplay() {
   local gen=$1 previous=$2 root=$3 w=$4
-  local rules=freestyle,renju,renju,freestyle,standard,caro
-  local sizes=15x15,15x15,15x15,20x20,12x12
   "$bin" selfplay --out "$root/gen$gen" --games "$games" --worker "$w" --player "$previous" \
     --movetime 0 --nodes "$nodes" --rule "$rules" --size "$sizes" --games-per-shard 250 \
     --seed "$((gen * 100 + w))" --threads 1 "${balance[@]}"
