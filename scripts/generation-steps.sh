@@ -23,6 +23,9 @@
 # GATE_OPENINGS (unset: random openings, the rules mixed; `even`: half the games freestyle from
 # tests/data/openings-15-freestyle-even.txt, half renju from the renju file, in order with
 # colours swapped, so that openings one colour wins do not pull the score towards 50 %).
+# GUMBEL (unset: the MCTS's own root, its visits the policy target; a count such as 16:
+# `selfplay --gumbel 16 --temperature-moves 0`, a Gumbel root over that many sampled moves,
+# for few playouts a move such as NODES=64),
 # REUSE (unset: STEPS steps; a number such as 4: `train --max-reuse`, at most that many samples a
 # position of the window), WINDOW `grow` (2 + GEN/4 generations: the window lengthens as the
 # data piles up), EMA (unset: none; a decay such as 0.999: `train --ema`, and the gate plays the moving average),
@@ -46,6 +49,8 @@ gen_settings() {
   sizes=${SIZES:-15x15,15x15,15x15,20x20,12x12}
   balance=()
   if [[ -n "${BALANCE:-}" ]]; then balance=(--opening-balance "$BALANCE"); fi
+  gumbel=()
+  if [[ -n "${GUMBEL:-}" ]]; then gumbel=(--gumbel "$GUMBEL" --temperature-moves 0); fi
   reuse=()
   if [[ -n "${REUSE:-}" ]]; then reuse=(--max-reuse "$REUSE"); fi
   ema=()
@@ -72,7 +77,7 @@ gen_selfplay() {
   local gen=$1 previous=$2 root=$3 w=$4
   "$bin" selfplay --out "$root/gen$gen" --games "$games" --worker "$w" --player "$previous" \
     --movetime 0 --nodes "$nodes" --rule "$rules" --size "$sizes" --games-per-shard 250 \
-    --seed "$((gen * 100 + w))" --threads 1 "${balance[@]}"
+    --seed "$((gen * 100 + w))" --threads 1 "${balance[@]}" "${gumbel[@]}"
 }
 
 # A pattern net from PREVIOUS's weights on a window of the last WINDOW generations found in ROOT

@@ -8,6 +8,7 @@ use clap::Args;
 use super::games::{parse_variants, GameArgs};
 use super::players::PlayerSpec;
 use crate::config::Config;
+use crate::search::mcts::GumbelRoot;
 use crate::train::game_play::PlayoutCap;
 use crate::train::{run_selfplay, PlayOptions, SelfplayConfig, TrainError};
 
@@ -62,6 +63,12 @@ pub struct SelfplayArgs {
     /// 0: the visit distribution as it is.
     #[arg(long, default_value_t = 0)]
     pub prune_visits: u32,
+    /// A Gumbel root over this many sampled moves (with a playout limit, --nodes): the playouts
+    /// are shared out among them by sequential halving and the policy target is the policy
+    /// improved by their values, sound with a few dozen playouts. It replaces the root noise.
+    /// Default 0: the MCTS's own root and its visits as the target.
+    #[arg(long, default_value_t = 0)]
+    pub gumbel: usize,
     /// Games per shard file before a new one is opened.
     #[arg(long, default_value_t = 1000)]
     pub games_per_shard: usize,
@@ -106,11 +113,17 @@ pub fn run(args: &SelfplayArgs, config: &Config, out: &mut dyn Write) -> Result<
         },
         opening: args.game.opening(),
         opening_balance: args.opening_balance,
-        exploration_noise: !args.no_noise,
+        exploration_noise: !args.no_noise && args.gumbel == 0,
         games_per_shard: args.games_per_shard,
         seed: args.game.seed,
     };
-    let setup = args.game.player_setup(config);
+    if args.gumbel > 0 && args.game.nodes.is_none() {
+        return Err(TrainError::Config(
+            "--gumbel needs a playout limit (--nodes)".into(),
+        ));
+    }
+    let mut setup = args.game.player_setup(config);
+    setup.params.gumbel = (args.gumbel > 0).then(|| GumbelRoot::new(args.gumbel));
     let factory = |c: &SelfplayConfig, seed: u64| spec.build(&setup, c.exploration_noise, seed);
     let report = run_selfplay(&config_sp, &factory, &AtomicBool::new(false))?;
     let [black, white, draws] = report.results;

@@ -9,7 +9,9 @@
 //! - `outcome`: the final move (visits guarded by a lower confidence bound), PV, ranking;
 //! - `tactics`: the slot for a tactical solver;
 //! - `noise`: Dirichlet noise for self-play;
+//! - `gumbel`: the Gumbel root for self-play with few playouts;
 //! - `verify`: the chosen move checked for the opponent's forced win with the time an early stop saves.
+mod gumbel;
 mod movegen;
 mod node;
 mod noise;
@@ -20,6 +22,7 @@ mod threads;
 mod tree;
 mod verify;
 
+pub use gumbel::GumbelRoot;
 pub use movegen::{on_a_line_within_five, Analysis, MoveGen};
 pub use node::{Proof, MAX_ESTIMATE_WEIGHT};
 pub use params::{MctsParams, RootNoise};
@@ -253,49 +256,64 @@ impl Thinker for MctsThinker {
         if let Some(noise) = params.root_noise {
             search.noise = noise::dirichlet(noise.alpha, tree.root().edges().len());
         }
-        std::thread::scope(|scope| {
-            let search = &search;
-            for _ in 1..threads {
-                let leaf = self.evaluator.leaf_evaluator();
-                scope.spawn(move || SearchThread::new(leaf, board, reads_twos).run(search, || {}));
-            }
-            let mut checked = Instant::now();
-            let mut reported = Instant::now();
-            let progress = self.progress.as_deref();
-            let tactics = self.tactics.as_deref();
-            let verifier = &mut verifier;
-            main.run(search, || {
-                if checked.elapsed() >= MONITOR_EVERY {
-                    checked = Instant::now();
-                    match monitor(search, params, board) {
-                        Verdict::Continue => {}
-                        Verdict::Finish => search.finish(),
-                        Verdict::Settled => {
-                            // The time the early stop saves checks the choice for a forced
-                            // loss first; a refuted move sends the search on.
-                            let refuted = tactics.filter(|_| params.verify).is_some_and(|check| {
-                                verifier.refutes_choice(search, params, check, board)
-                            });
-                            if !refuted {
-                                search.finish();
+        let gumbel = params.gumbel.filter(|_| request.limits.max_nodes.is_some());
+        let mut choice = None;
+        if let Some(g) = gumbel {
+            // One thread shares out the playouts at the root.
+            choice = gumbel::search(&mut main, &search, &g, &mut rand::thread_rng());
+            search.finish();
+        } else {
+            std::thread::scope(|scope| {
+                let search = &search;
+                for _ in 1..threads {
+                    let leaf = self.evaluator.leaf_evaluator();
+                    scope.spawn(move || {
+                        SearchThread::new(leaf, board, reads_twos).run(search, || {})
+                    });
+                }
+                let mut checked = Instant::now();
+                let mut reported = Instant::now();
+                let progress = self.progress.as_deref();
+                let tactics = self.tactics.as_deref();
+                let verifier = &mut verifier;
+                main.run(search, || {
+                    if checked.elapsed() >= MONITOR_EVERY {
+                        checked = Instant::now();
+                        match monitor(search, params, board) {
+                            Verdict::Continue => {}
+                            Verdict::Finish => search.finish(),
+                            Verdict::Settled => {
+                                // The time the early stop saves checks the choice for a forced
+                                // loss first; a refuted move sends the search on.
+                                let refuted =
+                                    tactics.filter(|_| params.verify).is_some_and(|check| {
+                                        verifier.refutes_choice(search, params, check, board)
+                                    });
+                                if !refuted {
+                                    search.finish();
+                                }
                             }
                         }
                     }
-                }
-                if let Some(sink) = progress {
-                    if reported.elapsed() >= PROGRESS_EVERY {
-                        reported = Instant::now();
-                        let (info, best) = snapshot(search, params, board, started);
-                        sink(&info, best);
+                    if let Some(sink) = progress {
+                        if reported.elapsed() >= PROGRESS_EVERY {
+                            reported = Instant::now();
+                            let (info, best) = snapshot(search, params, board, started);
+                            sink(&info, best);
+                        }
                     }
-                }
+                });
+                search.finish();
             });
-            search.finish();
-        });
+        }
         drop(main);
 
         let root = tree.root();
-        let best_edge = outcome::best_edge(root, params);
+        let best_edge = match &choice {
+            // A proven root is played as proven.
+            Some(c) if root.proof().is_none() => Some(c.edge),
+            _ => outcome::best_edge(root, params),
+        };
         let mut best = best_edge.map(|i| board.point(root.edges()[i].mv()));
         if best.is_some_and(|p| !is_playable(board, p, &request.blocked)) {
             log::error!("mcts chose an unplayable move {best:?}; falling back");
@@ -315,7 +333,10 @@ impl Thinker for MctsThinker {
         let elapsed = started.elapsed();
         let info = search_info(root, best_edge, pv, playouts, max_depth, elapsed);
         let ranked = outcome::ranked(root, board);
-        let visits = outcome::root_visits(root, board);
+        let visits = match &choice {
+            Some(c) => improved_policy_counts(root, board, &c.policy),
+            None => outcome::root_visits(root, board),
+        };
         let stats = SearchStats {
             reused_visits,
             playouts,
@@ -436,6 +457,17 @@ fn snapshot(
         started.elapsed(),
     );
     (info, best.map(|i| board.point(root.edges()[i].mv())))
+}
+
+/// The Gumbel root's improved policy in millionths, in place of the visits: the self-play
+/// policy target.
+fn improved_policy_counts(root: &node::Node, board: &Board, policy: &[f32]) -> Vec<(Point, u32)> {
+    root.edges()
+        .iter()
+        .zip(policy)
+        .map(|(e, &p)| (board.point(e.mv()), (p * 1e6).round() as u32))
+        .filter(|&(_, n)| n > 0)
+        .collect()
 }
 
 /// Whether the side to move may play `p` (on the board, empty, not forbidden, not blocked).

@@ -51,6 +51,8 @@ pub struct MctsParams {
     pub tree_vct_nodes: u64,
     /// Dirichlet noise on the root priors (self-play only).
     pub root_noise: Option<RootNoise>,
+    /// Self-play only: a Gumbel root shares out a search under a playout limit (`gumbel`).
+    pub gumbel: Option<super::GumbelRoot>,
     /// Sharpness of the classical evaluator's prior softmax (higher: more peaked).
     pub classical_prior_sharpness: f32,
     /// The tree never holds more than this, whatever the memory limit says.
@@ -75,6 +77,7 @@ impl Default for MctsParams {
             threat_stages: false,
             tree_vct_nodes: 0,
             root_noise: None,
+            gumbel: None,
             classical_prior_sharpness: 1.0,
             tree_cap_bytes: 2 << 30,
         }

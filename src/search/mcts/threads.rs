@@ -180,6 +180,16 @@ impl<'t> SearchThread<'t> {
 
     /// One playout from the root.
     pub fn playout(&mut self, s: &SharedSearch<'t>) -> Playout {
+        self.playout_from(s, None)
+    }
+
+    /// One playout that enters the root's edge `edge` (the Gumbel root's choice).
+    pub fn playout_through(&mut self, s: &SharedSearch<'t>, edge: usize) -> Playout {
+        self.playout_from(s, Some(edge))
+    }
+
+    /// One playout from the root, through `root_edge` when given, else by PUCT.
+    fn playout_from(&mut self, s: &SharedSearch<'t>, root_edge: Option<usize>) -> Playout {
         if !s.reserve_playout() {
             return Playout::Refused;
         }
@@ -217,8 +227,10 @@ impl<'t> SearchThread<'t> {
                             self.refine(node, r);
                         }
                     }
-                    let noise: &[f32] = if self.path.len() == 1 { &s.noise } else { &[] };
-                    let Some(child) = self.descend(node, s, noise) else {
+                    let at_root = self.path.len() == 1;
+                    let noise: &[f32] = if at_root { &s.noise } else { &[] };
+                    let forced = root_edge.filter(|_| at_root);
+                    let Some(child) = self.descend(node, s, noise, forced) else {
                         break node_value(node);
                     };
                     node = child;
@@ -234,11 +246,21 @@ impl<'t> SearchThread<'t> {
         Playout::Done
     }
 
-    /// Picks a child of the expanded `node`, plays its move and enters it. `None` when there is
-    /// nothing to enter (no moves, or the tree is full and no child exists).
-    fn descend(&mut self, node: &'t Node, s: &SharedSearch<'t>, noise: &[f32]) -> Option<&'t Node> {
+    /// Picks a child of the expanded `node` (edge `forced` when given and on the node), plays
+    /// its move and enters it. `None` when there is nothing to enter (no moves, or the tree is
+    /// full and no child exists).
+    fn descend(
+        &mut self,
+        node: &'t Node,
+        s: &SharedSearch<'t>,
+        noise: &[f32],
+        forced: Option<usize>,
+    ) -> Option<&'t Node> {
         let edges = node.edges();
-        let i = select(node, s.params, noise, false)?;
+        let i = match forced.filter(|&i| i < edges.len()) {
+            Some(i) => i,
+            None => select(node, s.params, noise, false)?,
+        };
         let (i, child) = match node.child_or_create(i, s.tree) {
             Some(c) => (i, c),
             None => {
