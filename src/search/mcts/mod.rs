@@ -220,6 +220,61 @@ fn monitor(s: &SharedSearch<'_>, params: &MctsParams, board: &Board) -> Verdict 
     Verdict::Continue
 }
 
+impl MctsThinker {
+    /// The search proper: `threads` threads playing out from the root until a limit, a stop or
+    /// the monitor ends it; the calling thread runs `main`, checks the stop conditions and
+    /// reports progress.
+    fn run_threads<'t>(
+        &self,
+        main: &mut SearchThread<'t>,
+        search: &SharedSearch<'t>,
+        board: &'t Board,
+        threads: usize,
+        started: Instant,
+        verifier: &mut verify::Verifier,
+    ) {
+        let params = &self.params;
+        let reads_twos = self.evaluator.reads_twos();
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                let leaf = self.evaluator.leaf_evaluator();
+                scope.spawn(move || SearchThread::new(leaf, board, reads_twos).run(search, || {}));
+            }
+            let mut checked = Instant::now();
+            let mut reported = Instant::now();
+            let progress = self.progress.as_deref();
+            let tactics = self.tactics.as_deref();
+            main.run(search, || {
+                if checked.elapsed() >= MONITOR_EVERY {
+                    checked = Instant::now();
+                    match monitor(search, params, board) {
+                        Verdict::Continue => {}
+                        Verdict::Finish => search.finish(),
+                        Verdict::Settled => {
+                            // The time the early stop saves checks the choice for a forced
+                            // loss first; a refuted move sends the search on.
+                            let refuted = tactics.filter(|_| params.verify).is_some_and(|check| {
+                                verifier.refutes_choice(search, params, check, board)
+                            });
+                            if !refuted {
+                                search.finish();
+                            }
+                        }
+                    }
+                }
+                if let Some(sink) = progress {
+                    if reported.elapsed() >= PROGRESS_EVERY {
+                        reported = Instant::now();
+                        let (info, best) = snapshot(search, params, board, started);
+                        sink(&info, best);
+                    }
+                }
+            });
+            search.finish();
+        });
+    }
+}
+
 impl Thinker for MctsThinker {
     fn think(&mut self, request: &ThinkRequest, stop: &AtomicBool) -> ThinkResult {
         let started = Instant::now();
@@ -263,48 +318,7 @@ impl Thinker for MctsThinker {
             choice = gumbel::search(&mut main, &search, &g, &mut rand::thread_rng());
             search.finish();
         } else {
-            std::thread::scope(|scope| {
-                let search = &search;
-                for _ in 1..threads {
-                    let leaf = self.evaluator.leaf_evaluator();
-                    scope.spawn(move || {
-                        SearchThread::new(leaf, board, reads_twos).run(search, || {})
-                    });
-                }
-                let mut checked = Instant::now();
-                let mut reported = Instant::now();
-                let progress = self.progress.as_deref();
-                let tactics = self.tactics.as_deref();
-                let verifier = &mut verifier;
-                main.run(search, || {
-                    if checked.elapsed() >= MONITOR_EVERY {
-                        checked = Instant::now();
-                        match monitor(search, params, board) {
-                            Verdict::Continue => {}
-                            Verdict::Finish => search.finish(),
-                            Verdict::Settled => {
-                                // The time the early stop saves checks the choice for a forced
-                                // loss first; a refuted move sends the search on.
-                                let refuted =
-                                    tactics.filter(|_| params.verify).is_some_and(|check| {
-                                        verifier.refutes_choice(search, params, check, board)
-                                    });
-                                if !refuted {
-                                    search.finish();
-                                }
-                            }
-                        }
-                    }
-                    if let Some(sink) = progress {
-                        if reported.elapsed() >= PROGRESS_EVERY {
-                            reported = Instant::now();
-                            let (info, best) = snapshot(search, params, board, started);
-                            sink(&info, best);
-                        }
-                    }
-                });
-                search.finish();
-            });
+            self.run_threads(&mut main, &search, board, threads, started, &mut verifier);
         }
         drop(main);
 
