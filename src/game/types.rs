@@ -122,6 +122,14 @@ impl Point {
     pub const fn new(x: u8, y: u8) -> Point {
         Point { x, y }
     }
+
+    /// Whether `other` lies on one of the four lines through this point (a row, a column or a
+    /// diagonal), at most `reach` steps away.
+    pub fn on_a_line_within(self, other: Point, reach: u8) -> bool {
+        let dx = self.x.abs_diff(other.x);
+        let dy = self.y.abs_diff(other.y);
+        (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= reach
+    }
 }
 
 /// Formats as the protocol does: `x,y`.
@@ -148,6 +156,18 @@ mod tests {
         assert_eq!(Rule::from_protocol(2), Some(Rule::Renju));
         assert_eq!(Rule::from_protocol(3), None);
         assert_eq!(Rule::from_protocol(-1), None);
+    }
+
+    #[test]
+    fn a_point_reaches_along_its_four_lines_only() {
+        let p = Point::new;
+        let a = p(7, 7);
+        for b in [p(7, 3), p(11, 7), p(3, 3), p(11, 3), p(8, 8)] {
+            assert!(a.on_a_line_within(b, 4), "{b:?}");
+        }
+        for b in [p(7, 2), p(12, 12), p(8, 9), p(9, 10)] {
+            assert!(!a.on_a_line_within(b, 4), "{b:?}");
+        }
     }
 
     #[test]

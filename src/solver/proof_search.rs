@@ -100,10 +100,7 @@ fn candidate_weight(board: &Board, idx: usize, attacker: Color, mode: Mode) -> i
 /// Whether `q` lies on one of the four lines through `stone`, at most five steps away: where a
 /// stone can change the point's patterns.
 fn within_line_reach(board: &Board, q: usize, stone: usize) -> bool {
-    let (a, b) = (board.point(q), board.point(stone));
-    let dx = (a.x as i32 - b.x as i32).abs();
-    let dy = (a.y as i32 - b.y as i32).abs();
-    dx.max(dy) <= 5 && (dx == 0 || dy == 0 || dx == dy)
+    board.point(q).on_a_line_within(board.point(stone), 5)
 }
 
 fn best_first(points: &mut [(usize, i32)]) {

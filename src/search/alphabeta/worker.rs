@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::score::{from_wdl, is_mate, loss_in, win_in, EVAL_SCALE, INFINITY, MATE, MAX_PLY};
 use super::tt::{Bound, Entry, Table};
-use crate::game::{Board, Color, Point, Threat};
+use crate::game::{Board, Color, Threat};
 use crate::search::evaluator::{Leaf, LeafEvaluator, Wdl};
 use crate::search::mcts::{Analysis, Proof};
 use crate::search::picker::{Picker, Stage};
@@ -28,7 +28,7 @@ const QUIESCENCE_FOURS: i32 = 8;
 /// From this many fours deep, the quiescence reads only the fours on a line through our last
 /// four and within `ATTACK_REACH` of it: a VCF goes on where its attack is.
 const NEAR_ATTACK_FROM: i32 = 2;
-const ATTACK_REACH: i32 = 4;
+const ATTACK_REACH: u8 = 4;
 /// Nodes between two looks at the clock and the stop flags.
 const CHECK_EVERY: u64 = 1024;
 
@@ -549,7 +549,7 @@ impl Worker {
         frame.order.clear();
         for n in &frame.a.near {
             let near_attack =
-                || attack.is_none_or(|a| on_line_within(a, self.board.point(n.idx), ATTACK_REACH));
+                || attack.is_none_or(|a| a.on_a_line_within(self.board.point(n.idx), ATTACK_REACH));
             if n.threat(me) >= Threat::Four && frame.a.moves.contains(&n.idx) && near_attack() {
                 frame.order.push((n.threat(me) as i32, n.idx, 0.0));
             }
@@ -616,32 +616,8 @@ fn cuts(e: Entry, alpha: i32, beta: i32) -> bool {
     }
 }
 
-/// Whether `b` lies on one of `a`'s four lines, at most `reach` cells from it.
-fn on_line_within(a: Point, b: Point, reach: i32) -> bool {
-    let dx = (b.x as i32 - a.x as i32).abs();
-    let dy = (b.y as i32 - a.y as i32).abs();
-    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= reach
-}
-
 /// Late-move reduction in plies for the `index`-th move at `depth`.
 fn reduction(depth: i32, index: usize) -> i32 {
     let r = 0.5 + (depth as f32).ln() * (index as f32).ln() / 2.0;
     r as i32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_attack_reaches_along_the_four_lines_only() {
-        let p = Point::new;
-        let a = p(7, 7);
-        for b in [p(7, 3), p(11, 7), p(3, 3), p(11, 3), p(8, 8)] {
-            assert!(on_line_within(a, b, 4), "{b:?}");
-        }
-        for b in [p(7, 2), p(12, 12), p(8, 9), p(9, 10)] {
-            assert!(!on_line_within(a, b, 4), "{b:?}");
-        }
-    }
 }
