@@ -54,10 +54,6 @@ pub struct TrainArgs {
     /// zero.
     #[arg(long)]
     pub value_max: bool,
-    /// A pattern net whose cells also read their eight neighbours' features (a 3x3 depthwise
-    /// convolution after the codebook). An --init without it gains the convolution at zero.
-    #[arg(long)]
-    pub spatial: bool,
     /// Residual blocks (default 6; a resumed run takes its checkpoint's). A pattern net has none.
     #[arg(long)]
     pub blocks: Option<usize>,
@@ -179,7 +175,6 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         init: args.init.clone(),
         pattern_version: args.pattern_version,
         value_max: args.value_max,
-        spatial: args.spatial,
         out_dir: args.out.clone(),
         steps: args.steps,
         batch: args.batch,

@@ -46,7 +46,6 @@ impl NetworkMeta {
             input_planes,
             feature_version,
             value_max: false,
-            spatial: false,
             description: description.to_string(),
         }
     }
@@ -119,7 +118,6 @@ impl Network {
                 pattern::has_policy_context(meta.version),
                 pattern::has_threat_rows(meta.version),
                 meta.value_max,
-                meta.spatial,
             ))),
         };
         Ok(Network {
@@ -157,31 +155,7 @@ impl Network {
                 meta.kind.name()
             )));
         }
-        if meta.spatial {
-            return Err(NnError::InvalidArch(
-                "a pattern net reads either its neighbours or the value's maximum, not both".into(),
-            ));
-        }
         meta.value_max = true;
-        self.copied_into(Network::build(meta)?)
-    }
-
-    /// This pattern net with its cells reading their neighbours (`spatial`), the convolution's
-    /// weights at zero so that the net computes what it did. The copy lives on the CPU in f32.
-    pub fn with_spatial(&self) -> Result<Network, NnError> {
-        let mut meta = self.meta.clone();
-        if meta.kind != ModelKind::Pattern {
-            return Err(NnError::InvalidArch(format!(
-                "no spatial mixing for a {} net",
-                meta.kind.name()
-            )));
-        }
-        if meta.value_max {
-            return Err(NnError::InvalidArch(
-                "a pattern net reads either its neighbours or the value's maximum, not both".into(),
-            ));
-        }
-        meta.spatial = true;
         self.copied_into(Network::build(meta)?)
     }
 

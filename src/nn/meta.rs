@@ -63,10 +63,6 @@ pub struct NetworkMeta {
     /// Absent (and not written) when false, so older sidecars read as before.
     #[serde(default, skip_serializing_if = "is_false")]
     pub value_max: bool,
-    /// A pattern net whose cells also read their eight neighbours' features (`spatial`: a
-    /// 3x3 depthwise convolution, formula in `nn::pattern`). Absent (and not written) when false.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub spatial: bool,
     #[serde(default)]
     pub description: String,
 }

@@ -30,22 +30,6 @@ pub struct PatternModel {
     threat: Option<nn::Embedding>,
     /// The value's weights on the board's per-feature maximum (`value_max` nets).
     value_max: Option<nn::Linear>,
-    /// `spatial` nets: each feature's weights on the cell itself, its four side neighbours and
-    /// its four corner neighbours (`[dim, 3]`), and a bias (`[dim]`).
-    spatial: Option<(Tensor, Tensor)>,
-}
-
-/// Scale of a fresh `spatial` net's random neighbour weights.
-const SPATIAL_INIT: f64 = 0.1;
-
-/// `[3, 9]`: where the cell's own, side and corner weights go in a 3x3 kernel (row-major,
-/// rows of the board from the top). The kernel is the same under the board's rotations and
-/// reflections, as the rest of the net.
-fn spatial_masks(device: tch::Device) -> Tensor {
-    let [own, side, corner] = super::pattern::SPATIAL_TAPS.map(|ring| ring.map(|t| t as f32));
-    Tensor::from_slice(&[own, side, corner].concat())
-        .view([3, 9])
-        .to_device(device)
 }
 
 fn leaky(x: &Tensor) -> Tensor {
@@ -55,14 +39,13 @@ fn leaky(x: &Tensor) -> Tensor {
 impl PatternModel {
     /// `context`: the policy takes the board's context from the value MLP (formula version 2);
     /// `threats`: the cells get their threat rows (version 3); `value_max`: the value reads the
-    /// board's per-feature maximum too; `spatial`: the cells read their neighbours.
+    /// board's per-feature maximum too.
     pub fn new(
         vs: &nn::Path,
         dim: usize,
         context: bool,
         threats: bool,
         value_max: bool,
-        spatial: bool,
     ) -> PatternModel {
         let dim = dim as i64;
         let embedding = nn::EmbeddingConfig::default();
@@ -83,17 +66,6 @@ impl PatternModel {
                 .then(|| nn::embedding(vs / "threat", THREAT_IDS as i64, dim, embedding)),
             value_max: value_max
                 .then(|| nn::linear(vs / "value_max", dim, VALUE_HIDDEN as i64, no_bias)),
-            spatial: spatial.then(|| {
-                let path = vs / "spatial";
-                let init = nn::Init::Uniform {
-                    lo: -SPATIAL_INIT,
-                    up: SPATIAL_INIT,
-                };
-                (
-                    path.var("weight", &[dim, 3], init),
-                    path.zeros("bias", &[dim]),
-                )
-            }),
         }
     }
 
@@ -113,44 +85,20 @@ impl PatternModel {
             .to_kind(Kind::Float)
             .unsqueeze(-1)
             * &self.forbidden;
-        let mut sum = rows + variant.view([b, 1, 1, -1]);
+        let mut sum = rows + variant.view([b, 1, 1, -1]) + forbidden;
         if let Some(threat) = &self.threat {
             sum += threat.forward(&xs.select(1, THREAT_PLANE as i64));
         }
+        let hidden = leaky(&sum);
         let cell = xs.select(1, CELL_PLANE as i64);
         let on_board = cell.gt(0).to_kind(Kind::Float);
-        let mut hidden = leaky(&(&sum + forbidden));
-        if let Some((taps, bias)) = &self.spatial {
-            // The neighbours are read without their forbidden flag (the engine flags a
-            // forbidden cell alone, at each evaluation); off the board they read zero.
-            let plain = leaky(&sum) * on_board.unsqueeze(-1);
-            let dim = taps.size()[0];
-            let kernel = taps
-                .matmul(&spatial_masks(taps.device()))
-                .view([dim, 1, 3, 3]);
-            let mixed = plain.permute([0, 3, 1, 2]).conv2d(
-                &kernel,
-                Some(bias),
-                [1, 1],
-                [1, 1],
-                [1, 1],
-                dim,
-            );
-            hidden += leaky(&mixed.permute([0, 2, 3, 1]));
-        }
         let cells = on_board.sum_dim_intlist([1, 2].as_slice(), false, Kind::Float);
         let empty_row = self.codebook.ws.get(EMPTY_ROW as i64);
         let mut empty_sum = &variant + empty_row * 4.0;
         if let Some(threat) = &self.threat {
             empty_sum += threat.ws.get(0);
         }
-        let mut empty_features = leaky(&empty_sum);
-        if let Some((taps, bias)) = &self.spatial {
-            // A cell with empty board all around: every neighbour has the empty features.
-            let ring_sizes = Tensor::from_slice(&[1.0f32, 4.0, 4.0]).to_device(taps.device());
-            let weight = taps.matmul(&ring_sizes);
-            empty_features = &empty_features + leaky(&(&empty_features * weight + bias));
-        }
+        let empty_features = leaky(&empty_sum);
         let pooled = ((&hidden * on_board.unsqueeze(-1)).sum_dim_intlist(
             [1, 2].as_slice(),
             false,
@@ -292,41 +240,19 @@ mod tests {
     /// the same function of the same weights file.
     #[test]
     fn libtorch_and_the_incremental_evaluation_agree_through_a_network_file() {
-        agree_through_a_network_file(false, false);
+        agree_through_a_network_file(false);
     }
 
     /// The same for a net whose value reads the board's maximum (the renju board's forbidden
     /// points change their cells' features, so the maximum must read them flagged).
     #[test]
     fn the_value_maximum_agrees_through_a_network_file() {
-        agree_through_a_network_file(true, false);
+        agree_through_a_network_file(true);
     }
 
-    /// The same for a net whose cells read their neighbours (the engine updates the
-    /// neighbourhood part incrementally, on boards smaller than the batch's padding too).
-    #[test]
-    fn the_spatial_net_agrees_through_a_network_file() {
-        agree_through_a_network_file(false, true);
-    }
-
-    /// A net given the neighbourhood computes what it did (its weights start at 0).
-    #[test]
-    fn a_net_given_the_neighbourhood_keeps_its_outputs() {
-        let net = Network::random(Arch::pattern(8), 5, Device::Cpu).unwrap();
-        let with = net.with_spatial().unwrap();
-        assert!(with.meta().spatial && !net.meta().spatial);
-        let xs = three_stones(Rule::Renju);
-        let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
-        let max = |x: &Tensor, y: &Tensor| (x - y).abs().max().double_value(&[]);
-        let ((p1, v1), (p2, v2)) = (outputs(&net), outputs(&with));
-        assert!(max(&p1, &p2) < 1e-5 && max(&v1, &v2) < 1e-5);
-    }
-
-    fn agree_through_a_network_file(value_max: bool, spatial: bool) {
-        let dir = std::env::temp_dir().join(format!(
-            "hoshi-pattern-{}-{value_max}-{spatial}",
-            std::process::id()
-        ));
+    fn agree_through_a_network_file(value_max: bool) {
+        let dir =
+            std::env::temp_dir().join(format!("hoshi-pattern-{}-{value_max}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("net");
         // 12 features with the maximum: a block of eight and four read one by one.
@@ -334,9 +260,6 @@ mod tests {
         let mut net = Network::random(Arch::pattern(dim), 7, Device::Cpu).unwrap();
         if value_max {
             net = net.with_value_max().unwrap();
-        }
-        if spatial {
-            net = net.with_spatial().unwrap();
         }
         // Random weights leave the forbidden row (and a new value maximum's weights) at 0:
         // give them something to do.
@@ -348,11 +271,6 @@ mod tests {
                     ];
                     var.copy_(&Tensor::from_slice(&row[..dim]));
                 }
-                if name.starts_with("spatial") {
-                    let count = var.numel() as i64;
-                    let ramp = Tensor::arange(count, (Kind::Float, Device::Cpu));
-                    var.copy_(&((ramp * 0.61).cos() * 0.7).view_as(&var));
-                }
                 if name == "value_max.weight" {
                     let count = var.numel() as i64;
                     let ramp = Tensor::arange(count, (Kind::Float, Device::Cpu));
@@ -361,9 +279,10 @@ mod tests {
             }
         });
         net.save(&path).unwrap();
-        let loaded = PatternWeights::load(&path).unwrap();
-        assert_eq!(loaded.value_max.is_empty(), !value_max);
-        assert_eq!(loaded.spatial.is_empty(), !spatial);
+        assert_eq!(
+            PatternWeights::load(&path).unwrap().value_max.is_empty(),
+            !value_max
+        );
         let weights = Arc::new(PatternWeights::load(&path).unwrap());
         let renju_moves = [
             (7, 7),

@@ -94,9 +94,6 @@ pub struct TrainConfig {
     /// A fresh pattern net's value reads the board's per-feature maximum too (an `init`
     /// without it gains those weights at zero).
     pub value_max: bool,
-    /// A fresh pattern net's cells read their neighbours too (an `init` without it gains the
-    /// convolution at zero).
-    pub spatial: bool,
     pub out_dir: PathBuf,
     /// Train until this step (counting the steps of the run being resumed).
     pub steps: u64,
@@ -136,7 +133,6 @@ impl Default for TrainConfig {
             init: None,
             pattern_version: None,
             value_max: false,
-            spatial: false,
             out_dir: PathBuf::from("checkpoints"),
             steps: 1000,
             batch: 256,
@@ -467,12 +463,6 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
         let net = if config.value_max && !net.meta().value_max {
             log::info!("train: the pattern net's value reads the board's maximum too");
             net.with_value_max()?
-        } else {
-            net
-        };
-        let net = if config.spatial && !net.meta().spatial {
-            log::info!("train: the pattern net's cells read their neighbours too");
-            net.with_spatial()?
         } else {
             net
         };

@@ -20,12 +20,7 @@
 //! calls for attack. Version 1 files have no `context` (the policy is `policy · h + b`).
 //! Version 3 adds to `a` a learned row per empty cell for the pair of combined threats a stone
 //! there would make for each side (a four-three, a double three: [`threats`]), which a sum of
-//! lines cannot tell apart from its parts. A net whose sidecar says `spatial = true` lets each
-//! cell read its eight neighbours too, by a 3x3 depthwise convolution whose kernel is the same
-//! under the board's symmetries (one weight for the cell, one for its side neighbours, one for
-//! its corners): `h' = h + max(m, LEAK · m)`, `m = bias + own · h + side · Σ_side h + corner ·
-//! Σ_corner h` (off the board `h` is 0, and the neighbours are read without their forbidden
-//! flag); the value pools `h'` and the policy reads it in place of `h`. The net is invariant to the board's rotations and
+//! lines cannot tell apart from its parts. The net is invariant to the board's rotations and
 //! reflections by construction (shared codebook, lines read both ways), so training needs no
 //! augmentation.
 //!
@@ -73,13 +68,6 @@ pub fn input_planes(version: u32) -> usize {
 }
 /// Widest feature vector a sidecar may ask for.
 pub const MAX_DIM: usize = 256;
-/// Which of a 3x3 neighbourhood's cells (row-major, rows from the top) each weight of a
-/// `spatial` net reads: the cell itself, its four side neighbours, its four corner neighbours.
-pub const SPATIAL_TAPS: [[u8; 9]; 3] = [
-    [0, 0, 0, 0, 1, 0, 0, 0, 0],
-    [0, 1, 0, 1, 0, 1, 0, 1, 0],
-    [1, 0, 1, 0, 0, 0, 1, 0, 1],
-];
 /// Hidden units of the value MLP.
 pub const VALUE_HIDDEN: usize = 32;
 /// Slope of the activation below zero.

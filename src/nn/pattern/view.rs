@@ -112,7 +112,6 @@ impl PatternState {
         }
         self.forbidden_cells.clear();
         self.forbidden_hidden.clear();
-        let spatial = !net.spatial.is_empty();
         for &f in forbidden {
             view.cell_sum(net, &self.reader, board, f, &mut self.acc);
             let old = &view.hidden[f * dim..(f + 1) * dim];
@@ -121,11 +120,6 @@ impl PatternState {
                 let h = leaky(*a + flag);
                 *pooled += h - old;
                 *a = h;
-            }
-            // The neighbours' part stays: they are read without the flag.
-            if spatial {
-                let mixed = &view.mixed[f * dim..(f + 1) * dim];
-                self.acc.iter_mut().zip(mixed).for_each(|(a, m)| *a += m);
             }
             self.forbidden_cells.push(f);
             self.forbidden_hidden.extend_from_slice(&self.acc);
@@ -155,7 +149,7 @@ impl PatternState {
             let hidden = match self.forbidden_cells.iter().position(|&f| f == m) {
                 Some(k) => &self.forbidden_hidden[k * dim..(k + 1) * dim],
                 // Version 1: the cell's logit is kept with its features.
-                None if !tuned && !spatial => {
+                None if !tuned => {
                     logits.push(view.logit[m]);
                     continue;
                 }
@@ -166,12 +160,7 @@ impl PatternState {
             } else {
                 &net.policy
             };
-            let neighbours = match self.forbidden_cells.contains(&m) {
-                // A forbidden cell's row holds its neighbours' part already.
-                false if spatial => dot(weights, &view.mixed[m * dim..(m + 1) * dim]),
-                _ => 0.0,
-            };
-            logits.push(dot(weights, hidden) + neighbours + net.policy_bias);
+            logits.push(dot(weights, hidden) + net.policy_bias);
         }
         wdl
     }
@@ -279,13 +268,8 @@ struct View {
     board_cells: Vec<usize>,
     /// The stones the features describe, in order, with their colours.
     stones: Vec<(usize, Option<Color>)>,
-    /// Each cell's activated features (`index_len * dim`), before its neighbours' part.
+    /// Each cell's activated features (`index_len * dim`).
     hidden: Vec<f32>,
-    /// `spatial` nets: each cell's part from its neighbourhood,
-    /// `leaky(bias + own · h + side · Σ side h + corner · Σ corner h)` (empty otherwise).
-    mixed: Vec<f32>,
-    /// Index offsets of a cell's side neighbours, then of its corner neighbours.
-    rings: [[isize; 4]; 2],
     logit: Vec<f32>,
     /// Σ hidden over the board, in f64 so that millions of updates do not drift.
     sum: Vec<f64>,
@@ -294,9 +278,6 @@ struct View {
     stamp: Vec<u32>,
     epoch: u32,
     dirty: Vec<usize>,
-    /// The cells whose neighbourhood changed (`spatial` nets), marked with `epoch` too.
-    mix_stamp: Vec<u32>,
-    mix_dirty: Vec<usize>,
 }
 
 impl View {
@@ -310,8 +291,6 @@ impl View {
             board_cells: Vec::new(),
             stones: Vec::new(),
             hidden: Vec::new(),
-            mixed: Vec::new(),
-            rings: [[0; 4]; 2],
             logit: Vec::new(),
             sum: Vec::new(),
             empty_features: Vec::new(),
@@ -319,8 +298,6 @@ impl View {
             stamp: Vec::new(),
             epoch: 0,
             dirty: Vec::new(),
-            mix_stamp: Vec::new(),
-            mix_dirty: Vec::new(),
         }
     }
 
@@ -366,60 +343,6 @@ impl View {
         for k in 0..self.dirty.len() {
             let idx = self.dirty[k];
             self.update_cell(net, reader, board, idx, acc);
-        }
-        if net.spatial.is_empty() {
-            return;
-        }
-        self.mix_dirty.clear();
-        for k in 0..self.dirty.len() {
-            let idx = self.dirty[k];
-            self.mark_mix(idx);
-            for ring in self.rings {
-                for off in ring {
-                    self.mark_mix(idx.wrapping_add_signed(off));
-                }
-            }
-        }
-        for k in 0..self.mix_dirty.len() {
-            let idx = self.mix_dirty[k];
-            self.mix_cell(net, idx, acc);
-        }
-    }
-
-    #[inline]
-    fn mark_mix(&mut self, idx: usize) {
-        if self.on_board[idx] && self.mix_stamp[idx] != self.epoch {
-            self.mix_stamp[idx] = self.epoch;
-            self.mix_dirty.push(idx);
-        }
-    }
-
-    /// Recomputes the neighbourhood part of the cell `idx` from its neighbours' features.
-    #[inline(always)]
-    fn mix_cell(&mut self, net: &PatternWeights, idx: usize, acc: &mut [f32]) {
-        let dim = net.dim;
-        let row = |i: usize| &self.hidden[i * dim..(i + 1) * dim];
-        let (own, rings) = net.spatial.split_at(dim);
-        let terms = acc.iter_mut().zip(&net.spatial_bias).zip(own).zip(row(idx));
-        for (((a, b), w), h) in terms {
-            *a = b + w * h;
-        }
-        for (ring, weights) in self.rings.iter().zip(rings.chunks_exact(dim)) {
-            for &off in ring {
-                let terms = acc
-                    .iter_mut()
-                    .zip(weights)
-                    .zip(row(idx.wrapping_add_signed(off)));
-                for ((a, w), h) in terms {
-                    *a += w * h;
-                }
-            }
-        }
-        let mixed = &mut self.mixed[idx * dim..(idx + 1) * dim];
-        for ((a, m), s) in acc.iter().zip(mixed.iter_mut()).zip(self.sum.iter_mut()) {
-            let new = leaky(*a);
-            *s += (new - *m) as f64;
-            *m = new;
         }
     }
 
@@ -469,17 +392,8 @@ impl View {
             }
         }
         self.hidden = vec![0.0; len * dim];
-        let spatial = !net.spatial.is_empty();
-        self.mixed = vec![0.0; if spatial { len * dim } else { 0 }];
-        let at = |x: i32, y: i32| board.index(Point::new((1 + x) as u8, (1 + y) as u8)) as isize;
-        let offset = |(x, y): (i32, i32)| at(x, y) - at(0, 0);
-        self.rings = [
-            [(1, 0), (-1, 0), (0, 1), (0, -1)].map(offset),
-            [(1, 1), (-1, -1), (1, -1), (-1, 1)].map(offset),
-        ];
         self.logit = vec![0.0; len];
         self.stamp = vec![0; len];
-        self.mix_stamp = vec![0; len];
         self.epoch = 0;
         let v = variant(board.rule(), self.to_move);
         self.variant_row = net.variant_row(v).to_vec();
@@ -488,14 +402,6 @@ impl View {
         self.empty_features = (0..dim)
             .map(|j| leaky(self.variant_row[j] + 4.0 * empty[j] + quiet.map_or(0.0, |t| t[j])))
             .collect();
-        if spatial {
-            // A cell with empty board all around: every neighbour has the empty features.
-            for (j, e) in self.empty_features.iter_mut().enumerate() {
-                let taps =
-                    net.spatial[j] + 4.0 * net.spatial[dim + j] + 4.0 * net.spatial[2 * dim + j];
-                *e += leaky(*e * taps + net.spatial_bias[j]);
-            }
-        }
     }
 
     /// Recomputes every cell.
@@ -509,15 +415,9 @@ impl View {
         self.sum.clear();
         self.sum.resize(net.dim, 0.0);
         self.hidden.fill(0.0);
-        self.mixed.fill(0.0);
         for idx in 0..self.on_board.len() {
             if self.on_board[idx] {
                 self.update_cell(net, reader, board, idx, acc);
-            }
-        }
-        if !net.spatial.is_empty() {
-            for k in 0..self.board_cells.len() {
-                self.mix_cell(net, self.board_cells[k], acc);
             }
         }
         self.stones.clear();
@@ -635,10 +535,6 @@ mod tests {
         walk_and_compare(Arc::new(PatternWeights::random(16, 3)));
         walk_and_compare(Arc::new(without_threats(PatternWeights::random(16, 5))));
         walk_and_compare(Arc::new(without_context(PatternWeights::random(16, 4))));
-        let spatial = without_threats(PatternWeights::random(16, 5)).with_random_spatial(3);
-        walk_and_compare(Arc::new(spatial));
-        let spatial = without_context(PatternWeights::random(16, 4)).with_random_spatial(4);
-        walk_and_compare(Arc::new(spatial));
     }
 
     #[test]
@@ -671,15 +567,7 @@ mod tests {
     fn leaves_of_branches_visited_in_turn_match_a_fresh_evaluation() {
         // The way a tree search walks: several branches from one position, evaluated in an
         // order that jumps between them (take-backs and new stones at once).
-        leaves_of_branches_visited_in_turn_match_a_fresh_evaluation_with(Arc::new(
-            PatternWeights::random(16, 6),
-        ));
-        leaves_of_branches_visited_in_turn_match_a_fresh_evaluation_with(Arc::new(
-            PatternWeights::random(16, 6).with_random_spatial(6),
-        ));
-    }
-
-    fn leaves_of_branches_visited_in_turn_match_a_fresh_evaluation_with(net: Arc<PatternWeights>) {
+        let net = Arc::new(PatternWeights::random(16, 6));
         let mut state = PatternState::new(net.clone());
         let mut rng = StdRng::seed_from_u64(11);
         let mut logits = Vec::new();
@@ -771,13 +659,7 @@ mod tests {
 
     #[test]
     fn wide_and_narrow_lanes_give_the_same_numbers() {
-        wide_and_narrow_lanes_give_the_same_numbers_with(Arc::new(PatternWeights::random(32, 11)));
-        wide_and_narrow_lanes_give_the_same_numbers_with(Arc::new(
-            PatternWeights::random(32, 11).with_random_spatial(11),
-        ));
-    }
-
-    fn wide_and_narrow_lanes_give_the_same_numbers_with(net: Arc<PatternWeights>) {
+        let net = Arc::new(PatternWeights::random(32, 11));
         let (mut wide, mut narrow) = (PatternState::new(net.clone()), PatternState::new(net));
         let mut rng = StdRng::seed_from_u64(12);
         let mut board = Board::new(15, 15, Rule::Renju).unwrap();
@@ -803,17 +685,7 @@ mod tests {
 
     #[test]
     fn rotations_and_reflections_give_the_same_value_and_moved_priors() {
-        rotations_and_reflections_give_the_same_value_and_moved_priors_with(Arc::new(
-            PatternWeights::random(8, 5),
-        ));
-        rotations_and_reflections_give_the_same_value_and_moved_priors_with(Arc::new(
-            PatternWeights::random(8, 5).with_random_spatial(5),
-        ));
-    }
-
-    fn rotations_and_reflections_give_the_same_value_and_moved_priors_with(
-        net: Arc<PatternWeights>,
-    ) {
+        let net = Arc::new(PatternWeights::random(8, 5));
         let stones = [(7u8, 7u8), (8, 8), (6, 8), (9, 9), (5, 9), (6, 6), (10, 10)];
         let board =
             Board::from_moves(15, 15, Rule::Renju, &stones.map(|(x, y)| Point::new(x, y))).unwrap();
@@ -839,15 +711,7 @@ mod tests {
 
     #[test]
     fn a_forbidden_point_changes_its_logit_and_the_value() {
-        a_forbidden_point_changes_its_logit_and_the_value_with(Arc::new(PatternWeights::random(
-            8, 6,
-        )));
-        a_forbidden_point_changes_its_logit_and_the_value_with(Arc::new(
-            PatternWeights::random(8, 6).with_random_spatial(6),
-        ));
-    }
-
-    fn a_forbidden_point_changes_its_logit_and_the_value_with(net: Arc<PatternWeights>) {
+        let net = Arc::new(PatternWeights::random(8, 6));
         let board = Board::from_moves(15, 15, Rule::Renju, &[Point::new(7, 7)]).unwrap();
         let probe = board.index(Point::new(8, 8));
         let mut state = PatternState::new(net.clone());

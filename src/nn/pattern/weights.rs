@@ -6,8 +6,7 @@
 //! `value1.bias [VALUE_HIDDEN]`, `value2.weight [3, VALUE_HIDDEN]`, `value2.bias [3]`, and in
 //! formula version 2 `policy_context.weight [dim, VALUE_HIDDEN]`, in version 3
 //! `threat.weight [THREAT_IDS, dim]`, and where the sidecar says `value_max = true`
-//! `value_max.weight [VALUE_HIDDEN, dim]`, where it says `spatial = true` `spatial.weight [dim, 3]`
-//! and `spatial.bias [dim]`.
+//! `value_max.weight [VALUE_HIDDEN, dim]`.
 use std::path::Path;
 
 use safetensors::{Dtype, SafeTensors};
@@ -42,11 +41,6 @@ pub struct PatternWeights {
     /// `[VALUE_HIDDEN, dim]`, row-major: the value's weights on the board's per-feature
     /// maximum; empty for a net without it.
     pub value_max: Vec<f32>,
-    /// `spatial` nets: each feature's weight on the cell itself, then on its side neighbours,
-    /// then on its corner neighbours (`[3, dim]`: the file's `[dim, 3]` transposed, so that a
-    /// ring's weights lie side by side), and each feature's bias; empty otherwise.
-    pub spatial: Vec<f32>,
-    pub spatial_bias: Vec<f32>,
 }
 
 impl PatternWeights {
@@ -116,17 +110,6 @@ impl PatternWeights {
         if value_max {
             expected.push(("value_max.weight", vec![VALUE_HIDDEN, dim]));
         }
-        let spatial = meta.spatial;
-        if spatial && meta.value_max {
-            return Err(NnError::Sidecar {
-                path: weights_path,
-                message: "a spatial net with value_max is not supported".into(),
-            });
-        }
-        if spatial {
-            expected.push(("spatial.weight", vec![dim, 3]));
-            expected.push(("spatial.bias", vec![dim]));
-        }
         let names: Vec<String> = file.names().into_iter().cloned().collect();
         let extra: Vec<String> = names
             .iter()
@@ -185,12 +168,6 @@ impl PatternWeights {
             policy_context: if context { next() } else { Vec::new() },
             threat: if threat { next() } else { Vec::new() },
             value_max: if value_max { next() } else { Vec::new() },
-            spatial: if spatial {
-                rings_side_by_side(&next(), dim)
-            } else {
-                Vec::new()
-            },
-            spatial_bias: if spatial { next() } else { Vec::new() },
         })
     }
 
@@ -212,7 +189,6 @@ impl PatternWeights {
                 input_planes: input_planes(PATTERN_VERSION),
                 feature_version: PATTERN_FEATURE_VERSION,
                 value_max: false,
-                spatial: false,
                 description: format!("random weights, seed {seed}"),
             },
             dim,
@@ -228,32 +204,14 @@ impl PatternWeights {
             policy_context: v(dim * VALUE_HIDDEN),
             threat: v(THREAT_IDS * dim),
             value_max: Vec::new(),
-            spatial: Vec::new(),
-            spatial_bias: Vec::new(),
         }
     }
 
     /// Heap bytes of the weights.
     pub fn memory_bytes(&self) -> u64 {
         let tables = self.codebook.len() + self.variant.len() + self.value1.len();
-        let extras = self.policy_context.len()
-            + self.threat.len()
-            + self.value_max.len()
-            + self.spatial.len()
-            + self.spatial_bias.len();
+        let extras = self.policy_context.len() + self.threat.len() + self.value_max.len();
         4 * (tables + extras + 4 * self.dim) as u64
-    }
-
-    /// These weights with random `spatial` neighbour weights (tests without a trained net).
-    pub fn with_random_spatial(mut self, seed: u64) -> PatternWeights {
-        use rand::{rngs::StdRng, Rng, SeedableRng};
-        let mut rng = StdRng::seed_from_u64(seed);
-        self.meta.spatial = true;
-        self.spatial = (0..3 * self.dim)
-            .map(|_| rng.gen_range(-0.5..0.5))
-            .collect();
-        self.spatial_bias = (0..self.dim).map(|_| rng.gen_range(-0.5..0.5)).collect();
-        self
     }
 
     #[inline]
@@ -271,11 +229,4 @@ impl PatternWeights {
     pub(crate) fn variant_row(&self, variant: usize) -> &[f32] {
         &self.variant[variant * self.dim..(variant + 1) * self.dim]
     }
-}
-
-/// `[dim, 3]` weights as `[3, dim]`.
-fn rings_side_by_side(weights: &[f32], dim: usize) -> Vec<f32> {
-    (0..3)
-        .flat_map(|ring| (0..dim).map(move |j| weights[j * 3 + ring]))
-        .collect()
 }
