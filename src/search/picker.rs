@@ -54,6 +54,19 @@ impl Picker {
     /// points). `board` is played on and restored.
     pub fn pick(&mut self, board: &mut Board, exclude: &[usize], a: &mut Analysis) -> Stage {
         self.gen.analyse_into(board, exclude, a);
+        self.stage(board, a)
+    }
+
+    /// [`Picker::pick`] (nothing excluded) of `board` one stone on from the position `parent`
+    /// holds this picker's analysis of: the same stage and moves, the analysis taken from the
+    /// parent's ([`MoveGen::analyse_after_into`]).
+    pub fn pick_after(&mut self, board: &mut Board, parent: &Analysis, a: &mut Analysis) -> Stage {
+        self.gen.analyse_after_into(board, parent, a);
+        self.stage(board, a)
+    }
+
+    /// Narrows the analysed `a.moves` by the stages of the module docs.
+    fn stage(&mut self, board: &mut Board, a: &mut Analysis) -> Stage {
         if let Some(proof) = a.proof {
             return Stage::Decided(proof);
         }

@@ -215,11 +215,11 @@ impl Worker {
             let child = if forced { depth } else { depth - 1 };
             let mut score;
             if i == 0 {
-                score = -self.search(shared, child, -beta, -alpha, 1, true);
+                score = -self.search(shared, child, -beta, -alpha, 1, true, None);
             } else {
-                score = -self.search(shared, child, -alpha - 1, -alpha, 1, false);
+                score = -self.search(shared, child, -alpha - 1, -alpha, 1, false, None);
                 if score > alpha && score < beta && !shared.aborted() {
-                    score = -self.search(shared, child, -beta, -alpha, 1, true);
+                    score = -self.search(shared, child, -beta, -alpha, 1, true, None);
                 }
             }
             self.board.undo();
@@ -249,6 +249,8 @@ impl Worker {
         best
     }
 
+    /// `parent`: the analysis of the position before the last move, when the caller has it.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         shared: &Shared<'_>,
@@ -257,9 +259,10 @@ impl Worker {
         mut beta: i32,
         ply: i32,
         pv_node: bool,
+        parent: Option<&Analysis>,
     ) -> i32 {
         if depth <= 0 {
-            return self.quiescence(shared, alpha, beta, ply, 0);
+            return self.quiescence(shared, alpha, beta, ply, 0, parent);
         }
         if let Some(score) = self.enter(shared, ply) {
             return score;
@@ -278,7 +281,9 @@ impl Worker {
             }
         }
         let mut frame = std::mem::take(&mut self.frames[ply as usize]);
-        let score = self.search_node(shared, &mut frame, entry, depth, alpha, beta, ply, pv_node);
+        let score = self.search_node(
+            shared, &mut frame, entry, depth, alpha, beta, ply, pv_node, parent,
+        );
         self.frames[ply as usize] = frame;
         score
     }
@@ -294,8 +299,9 @@ impl Worker {
         beta: i32,
         ply: i32,
         pv_node: bool,
+        parent: Option<&Analysis>,
     ) -> i32 {
-        let stage = self.picker.pick(&mut self.board, &[], &mut frame.a);
+        let stage = self.pick(parent, &mut frame.a);
         let forced = match stage {
             Stage::Decided(proof) => return self.proof_score(shared, proof, ply),
             Stage::Forced => true,
@@ -316,7 +322,7 @@ impl Worker {
                 return eval;
             }
             if depth <= 2 && eval + RAZOR_MARGIN * depth < alpha {
-                let q = self.quiescence(shared, alpha, alpha + 1, ply, 0);
+                let q = self.quiescence(shared, alpha, alpha + 1, ply, 0, parent);
                 if q <= alpha {
                     return q;
                 }
@@ -358,7 +364,15 @@ impl Worker {
             self.board.play_unchecked(m);
             let mut score;
             if i == 0 {
-                score = -self.search(shared, child_depth, -beta, -alpha, ply + 1, pv_node);
+                score = -self.search(
+                    shared,
+                    child_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    Some(&frame.a),
+                );
             } else {
                 let mut r = 0;
                 if quiet && depth >= 3 && i >= 3 {
@@ -371,12 +385,36 @@ impl Worker {
                     }
                     r = r.clamp(0, child_depth - 1);
                 }
-                score = -self.search(shared, child_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                score = -self.search(
+                    shared,
+                    child_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    Some(&frame.a),
+                );
                 if score > alpha && r > 0 {
-                    score = -self.search(shared, child_depth, -alpha - 1, -alpha, ply + 1, false);
+                    score = -self.search(
+                        shared,
+                        child_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        Some(&frame.a),
+                    );
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(shared, child_depth, -beta, -alpha, ply + 1, true);
+                    score = -self.search(
+                        shared,
+                        child_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        Some(&frame.a),
+                    );
                 }
             }
             self.board.undo();
@@ -478,6 +516,7 @@ impl Worker {
         beta: i32,
         ply: i32,
         fours: i32,
+        parent: Option<&Analysis>,
     ) -> i32 {
         if let Some(score) = self.enter(shared, ply) {
             return score;
@@ -489,7 +528,7 @@ impl Worker {
             }
         }
         let mut frame = std::mem::take(&mut self.frames[ply as usize]);
-        let score = self.quiescence_node(shared, &mut frame, alpha, beta, ply, fours);
+        let score = self.quiescence_node(shared, &mut frame, alpha, beta, ply, fours, parent);
         self.frames[ply as usize] = frame;
         if !shared.aborted() {
             shared.tt.store(
@@ -507,6 +546,7 @@ impl Worker {
         score
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn quiescence_node(
         &mut self,
         shared: &Shared<'_>,
@@ -515,14 +555,15 @@ impl Worker {
         beta: i32,
         ply: i32,
         fours: i32,
+        parent: Option<&Analysis>,
     ) -> i32 {
-        let stage = self.picker.pick(&mut self.board, &[], &mut frame.a);
+        let stage = self.pick(parent, &mut frame.a);
         match stage {
             Stage::Decided(proof) => return self.proof_score(shared, proof, ply),
             Stage::Forced => {
                 let m = frame.a.moves[0];
                 self.board.play_unchecked(m);
-                let score = -self.quiescence(shared, -beta, -alpha, ply + 1, fours);
+                let score = -self.quiescence(shared, -beta, -alpha, ply + 1, fours, Some(&frame.a));
                 self.board.undo();
                 self.set_pv(ply, m);
                 return score;
@@ -558,7 +599,7 @@ impl Worker {
         for i in 0..frame.order.len() {
             let m = frame.order[i].1;
             self.board.play_unchecked(m);
-            let score = -self.quiescence(shared, -beta, -alpha, ply + 1, fours + 1);
+            let score = -self.quiescence(shared, -beta, -alpha, ply + 1, fours + 1, Some(&frame.a));
             self.board.undo();
             if shared.aborted() {
                 return 0;
@@ -575,6 +616,15 @@ impl Worker {
             }
         }
         best
+    }
+
+    /// The picker's stage of the position on the board, its analysis taken from `parent`'s
+    /// (the position before the last move) where the caller has it.
+    fn pick(&mut self, parent: Option<&Analysis>, a: &mut Analysis) -> Stage {
+        match parent {
+            Some(parent) => self.picker.pick_after(&mut self.board, parent, a),
+            None => self.picker.pick(&mut self.board, &[], a),
+        }
     }
 
     fn set_pv(&mut self, ply: i32, m: usize) {

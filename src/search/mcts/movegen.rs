@@ -41,6 +41,8 @@ pub struct MoveGen {
     /// Scratch of [`MoveGen::keep_three_defences`].
     open_fours: Vec<usize>,
     kept: Vec<usize>,
+    /// The empty points around the last stone ([`MoveGen::analyse_after_into`]).
+    around_last: Vec<usize>,
     /// Read only threes and more at the near points ([`NearPoint::read_threats`]).
     threats_only: bool,
 }
@@ -58,6 +60,7 @@ impl MoveGen {
             stamp: 0,
             open_fours: Vec::new(),
             kept: Vec::new(),
+            around_last: Vec::new(),
             threats_only: false,
         }
     }
@@ -109,83 +112,163 @@ impl MoveGen {
     /// may not play (the root's blocked points; empty inside the tree).
     pub fn analyse_into(&mut self, board: &Board, exclude: &[usize], a: &mut Analysis) {
         a.clear();
-        let me = board.side_to_move();
-        let opp = me.opponent();
-        let allowed = |i: usize| !exclude.contains(&i);
-        if board.is_full()
-            || (board.rule() == Rule::Renju && board.stone_count() >= RENJU_DRAW_STONES)
-        {
-            a.proof = Some(Proof::Draw);
-            return;
-        }
-        if board.stone_count() == 0 {
-            let centre = board.index(Point::new(
-                (board.width() / 2) as u8,
-                (board.height() / 2) as u8,
-            ));
-            if allowed(centre) {
-                a.moves.push(centre);
-            } else {
-                legal_everywhere(board, exclude, &mut a.moves);
-            }
+        if settled_before_reading(board, exclude, a) {
             return;
         }
         let mut near = std::mem::take(&mut a.moves);
         self.near_points(board, &mut near);
-        let read = if self.threats_only {
-            NearPoint::read_threats
-        } else {
-            NearPoint::read
-        };
+        let read = self.reader();
         a.near.extend(near.iter().map(|&i| read(board, i)));
         near.clear();
         a.moves = near;
-
-        let mut wins = a
-            .near
-            .iter()
-            .filter(|n| n.threat(me) == Threat::Five && allowed(n.idx))
-            .peekable();
-        if wins.peek().is_some() {
-            a.moves.extend(wins.map(|n| n.idx));
-            a.proof = Some(Proof::Win(1));
-            return;
-        }
-        let legal = |i: usize| allowed(i) && !(me == Color::Black && board.is_forbidden_idx(i));
-        let mut threats = a.near.iter().filter(|n| n.threat(opp) == Threat::Five);
-        if let Some(first) = threats.next() {
-            if threats.next().is_none() && legal(first.idx) {
-                a.moves.push(first.idx);
-                return;
-            }
-            // Two fives to stop, or one we may not stop: the opponent wins next move.
-            a.proof = Some(Proof::Loss(2));
-            a.moves.extend(
-                a.near
-                    .iter()
-                    .filter(|n| n.threat(opp) == Threat::Five && legal(n.idx))
-                    .map(|n| n.idx),
-            );
-            if !a.moves.is_empty() {
-                return;
-            }
-        }
-        a.moves
-            .extend(a.near.iter().map(|n| n.idx).filter(|&i| legal(i)));
-        if a.moves.is_empty() {
-            legal_everywhere(board, exclude, &mut a.moves);
-        }
-        if a.moves.is_empty() && a.proof.is_none() {
-            // Empty points left, but every one forbidden (or excluded): whatever is played loses.
-            a.proof = Some(Proof::Loss(1));
-        }
+        settle(board, exclude, a);
     }
 
+    /// [`MoveGen::analyse_into`] (nothing excluded) of `board`, whose last stone was played on
+    /// the position `parent` holds the analysis of (by this generator): the same result, with
+    /// only the near points on the new stone's four lines read again. A stone changes the
+    /// patterns of the points on its lines and of no others; its 5x5 square adds near points.
+    pub fn analyse_after_into(&mut self, board: &Board, parent: &Analysis, a: &mut Analysis) {
+        let Some(&last) = board.history_idx().last() else {
+            return self.analyse_into(board, &[], a);
+        };
+        if parent.near.is_empty() {
+            // The parent was decided before its points were read (an empty or full board).
+            return self.analyse_into(board, &[], a);
+        }
+        a.clear();
+        if settled_before_reading(board, &[], a) {
+            return;
+        }
+        let stride = board.dir_step(1) as isize;
+        self.around_last.clear();
+        for dy in -2..=2isize {
+            // The board's padding keeps every index within 5 steps of a point valid, and its
+            // cells are never empty.
+            let row = (last as isize + dy * stride) as usize;
+            let empty = (row - 2..=row + 2).filter(|&i| board.is_empty_idx(i));
+            self.around_last.extend(empty);
+        }
+        let from = board.point(last);
+        let on_its_lines = |i: usize| {
+            let p = board.point(i);
+            let (dx, dy) = (p.x.abs_diff(from.x), p.y.abs_diff(from.y));
+            dx == 0 || dy == 0 || dx == dy
+        };
+        let read = self.reader();
+        let (kept, around) = (&parent.near, &self.around_last);
+        let (mut k, mut r) = (0, 0);
+        // Both lists are in board order: merge them.
+        while k < kept.len() || r < around.len() {
+            let old = kept
+                .get(k)
+                .filter(|n| around.get(r).is_none_or(|&i| n.idx <= i));
+            let idx = match old {
+                Some(n) => {
+                    k += 1;
+                    if around.get(r) == Some(&n.idx) {
+                        r += 1;
+                    }
+                    n.idx
+                }
+                None => {
+                    r += 1;
+                    around[r - 1]
+                }
+            };
+            if idx == last {
+                continue;
+            }
+            a.near.push(match old {
+                Some(n) if !on_its_lines(idx) => *n,
+                _ => read(board, idx),
+            });
+        }
+        settle(board, &[], a);
+    }
+
+    /// How the near points are read.
+    fn reader(&self) -> fn(&Board, usize) -> NearPoint {
+        if self.threats_only {
+            NearPoint::read_threats
+        } else {
+            NearPoint::read
+        }
+    }
     /// [`MoveGen::analyse_into`] into a new [`Analysis`].
     pub fn analyse(&mut self, board: &Board, exclude: &[usize]) -> Analysis {
         let mut a = Analysis::default();
         self.analyse_into(board, exclude, &mut a);
         a
+    }
+}
+
+/// The positions the rules or an empty board settle before any point is read: a draw, or the
+/// first stone in the centre. True when `a` holds the result.
+fn settled_before_reading(board: &Board, exclude: &[usize], a: &mut Analysis) -> bool {
+    if board.is_full() || (board.rule() == Rule::Renju && board.stone_count() >= RENJU_DRAW_STONES)
+    {
+        a.proof = Some(Proof::Draw);
+        return true;
+    }
+    if board.stone_count() == 0 {
+        let centre = board.index(Point::new(
+            (board.width() / 2) as u8,
+            (board.height() / 2) as u8,
+        ));
+        if !exclude.contains(&centre) {
+            a.moves.push(centre);
+        } else {
+            legal_everywhere(board, exclude, &mut a.moves);
+        }
+        return true;
+    }
+    false
+}
+
+/// The rest of the analysis once the near points are read: the fives to make or stop, then the
+/// moves.
+fn settle(board: &Board, exclude: &[usize], a: &mut Analysis) {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    let allowed = |i: usize| !exclude.contains(&i);
+    let mut wins = a
+        .near
+        .iter()
+        .filter(|n| n.threat(me) == Threat::Five && allowed(n.idx))
+        .peekable();
+    if wins.peek().is_some() {
+        a.moves.extend(wins.map(|n| n.idx));
+        a.proof = Some(Proof::Win(1));
+        return;
+    }
+    let legal = |i: usize| allowed(i) && !(me == Color::Black && board.is_forbidden_idx(i));
+    let mut threats = a.near.iter().filter(|n| n.threat(opp) == Threat::Five);
+    if let Some(first) = threats.next() {
+        if threats.next().is_none() && legal(first.idx) {
+            a.moves.push(first.idx);
+            return;
+        }
+        // Two fives to stop, or one we may not stop: the opponent wins next move.
+        a.proof = Some(Proof::Loss(2));
+        a.moves.extend(
+            a.near
+                .iter()
+                .filter(|n| n.threat(opp) == Threat::Five && legal(n.idx))
+                .map(|n| n.idx),
+        );
+        if !a.moves.is_empty() {
+            return;
+        }
+    }
+    a.moves
+        .extend(a.near.iter().map(|n| n.idx).filter(|&i| legal(i)));
+    if a.moves.is_empty() {
+        legal_everywhere(board, exclude, &mut a.moves);
+    }
+    if a.moves.is_empty() && a.proof.is_none() {
+        // Empty points left, but every one forbidden (or excluded): whatever is played loses.
+        a.proof = Some(Proof::Loss(1));
     }
 }
 
@@ -327,6 +410,47 @@ mod tests {
             .map(|q| b.index(q))
             .collect();
         assert_eq!(near, brute);
+    }
+
+    /// The analysis after one more stone, taken from the parent's, is the analysis of the
+    /// board read afresh: every rule (caro's long lines and renju's forbidden points too), both
+    /// readers, games played to their end or to a full small board.
+    #[test]
+    fn the_analysis_after_a_stone_equals_a_fresh_one() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut compared = 0;
+        for (rule, size) in [
+            (Rule::Freestyle, 15),
+            (Rule::Standard, 15),
+            (Rule::Renju, 15),
+            (Rule::Caro, 9),
+            (Rule::Freestyle, 5),
+        ] {
+            for threats_only in [false, true] {
+                let (mut incremental, mut fresh) = (MoveGen::new(), MoveGen::new());
+                incremental.set_threats_only(threats_only);
+                fresh.set_threats_only(threats_only);
+                for _ in 0..6 {
+                    let mut board = Board::new(size, size, rule).unwrap();
+                    let mut parent = incremental.analyse(&board, &[]);
+                    while parent.proof.is_none() {
+                        // Mostly the analysis' own moves, so that threats build up.
+                        let m = parent.moves[rng.gen_range(0..parent.moves.len())];
+                        board.play_unchecked(m);
+                        let mut after = Analysis::default();
+                        incremental.analyse_after_into(&board, &parent, &mut after);
+                        let want = fresh.analyse(&board, &[]);
+                        assert_eq!(after.near, want.near, "{rule:?} {threats_only}\n{board}");
+                        assert_eq!(after.moves, want.moves);
+                        assert_eq!(after.proof, want.proof);
+                        parent = after;
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared} positions compared");
     }
 
     #[test]
