@@ -126,8 +126,9 @@ impl MoveGen {
 
     /// [`MoveGen::analyse_into`] (nothing excluded) of `board`, whose last stone was played on
     /// the position `parent` holds the analysis of (by this generator): the same result, with
-    /// only the near points on the new stone's four lines read again. A stone changes the
-    /// patterns of the points on its lines and of no others; its 5x5 square adds near points.
+    /// only the near points on the new stone's four lines, within five steps, read again. A
+    /// stone changes the patterns of those points and of no others (under caro, of the whole
+    /// lines); its 5x5 square adds near points.
     pub fn analyse_after_into(&mut self, board: &Board, parent: &Analysis, a: &mut Analysis) {
         let Some(&last) = board.history_idx().last() else {
             return self.analyse_into(board, &[], a);
@@ -150,11 +151,14 @@ impl MoveGen {
             self.around_last.extend(empty);
         }
         let from = board.point(last);
-        let on_its_lines = |i: usize| {
-            let p = board.point(i);
-            let (dx, dy) = (p.x.abs_diff(from.x), p.y.abs_diff(from.y));
-            dx == 0 || dy == 0 || dx == dy
+        // A pattern is read from five cells each side; caro's, whose fives may be blocked at
+        // both ends, from the whole run.
+        let reach = if board.rule().blocked_five_fails() {
+            u8::MAX
+        } else {
+            5
         };
+        let on_its_lines = |i: usize| from.on_a_line_within(board.point(i), reach);
         let read = self.reader();
         let (kept, around) = (&parent.near, &self.around_last);
         let (mut k, mut r) = (0, 0);
@@ -425,6 +429,7 @@ mod tests {
             (Rule::Standard, 15),
             (Rule::Renju, 15),
             (Rule::Caro, 9),
+            (Rule::CaroExact, 11),
             (Rule::Freestyle, 5),
         ] {
             for threats_only in [false, true] {
