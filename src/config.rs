@@ -92,6 +92,7 @@ pub struct SearchConfig {
     pub vct_defence: bool,
     pub threat_stages: bool,
     pub tree_vct_nodes: u64,
+    pub extend_forced: bool,
     pub selfplay_noise: bool,
     pub dirichlet_alpha: f64,
     pub noise_fraction: f64,

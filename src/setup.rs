@@ -35,6 +35,7 @@ pub fn mcts_params(config: &Config) -> MctsParams {
         vct_defence: s.vct_defence,
         threat_stages: s.threat_stages,
         tree_vct_nodes: s.tree_vct_nodes,
+        extend_forced: s.extend_forced,
         root_noise: s.selfplay_noise.then_some(self_play_noise(config)),
         gumbel: None,
         classical_prior_sharpness: s.classical_prior_sharpness as f32,

@@ -49,6 +49,10 @@ pub struct MctsParams {
     /// Node budget of the check's VCT where the side to move has a double-three point and the
     /// opponent no four (a win the VCF cannot see); 0: never.
     pub tree_vct_nodes: u64,
+    /// Below the root, a position with a single move (a forced block) is not evaluated: the
+    /// playout plays the move and evaluates the position after it, as the alpha-beta extends
+    /// forced replies.
+    pub extend_forced: bool,
     /// Dirichlet noise on the root priors (self-play only).
     pub root_noise: Option<RootNoise>,
     /// Self-play only: a Gumbel root shares out a search under a playout limit (`gumbel`).
@@ -76,6 +80,7 @@ impl Default for MctsParams {
             vct_defence: false,
             threat_stages: false,
             tree_vct_nodes: 0,
+            extend_forced: false,
             root_noise: None,
             gumbel: None,
             classical_prior_sharpness: 1.0,

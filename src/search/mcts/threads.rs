@@ -174,7 +174,7 @@ impl<'t> SearchThread<'t> {
         self.path.clear();
         root.add_in_flight();
         self.path.push(root);
-        let value = self.expand(root, s);
+        let value = self.expand(root, s).expect("the root is evaluated");
         self.back_up(value);
     }
 
@@ -211,7 +211,14 @@ impl<'t> SearchThread<'t> {
                         break node_value(node);
                     }
                     if node.try_begin_expansion() {
-                        break self.expand(node, s);
+                        match self.expand(node, s) {
+                            Some(value) => break value,
+                            // A forced reply: its position is not evaluated, the one after is.
+                            None => match self.descend(node, s, &[], None) {
+                                Some(child) => node = child,
+                                None => break self.evaluate_analysed(),
+                            },
+                        }
                     }
                     // Someone else claimed it just now; look again.
                 }
@@ -274,8 +281,10 @@ impl<'t> SearchThread<'t> {
         Some(child)
     }
 
-    /// Expands `node` (this thread claimed it) at the end of the path; returns its value.
-    fn expand(&mut self, node: &Node, s: &SharedSearch<'t>) -> Wdl {
+    /// Expands `node` (this thread claimed it) at the end of the path; returns its value, or
+    /// `None` for a forced reply passed through unevaluated (`extend_forced`): its one move is
+    /// in place and the playout goes on to the position after it.
+    fn expand(&mut self, node: &Node, s: &SharedSearch<'t>) -> Option<Wdl> {
         let is_root = self.path.len() == 1;
         let exclude: &[usize] = if is_root { s.tree.exclude() } else { &[] };
         let analysis = &mut self.analysis;
@@ -314,6 +323,13 @@ impl<'t> SearchThread<'t> {
             }
         }
         let moves = &analysis.moves;
+        if s.params.extend_forced && proof.is_none() && !is_root && moves.len() == 1 {
+            let edge = Edge::new(moves[0], 1.0);
+            if !s.tree.is_full() && s.tree.try_reserve(edges_bytes(1)) {
+                node.finish_expansion(Some(Box::new([edge])));
+                return None;
+            }
+        }
         let value = match proof {
             Some(p) if !is_root => {
                 // A decided position needs no evaluation; its moves only show the way.
@@ -353,7 +369,18 @@ impl<'t> SearchThread<'t> {
         } else {
             node.finish_expansion(None);
         }
-        value
+        Some(value)
+    }
+
+    /// The evaluator's value of the position on the board, whose analysis `expand` left in
+    /// `self.analysis` (a forced reply whose child could not be made: the tree is full).
+    fn evaluate_analysed(&mut self) -> Wdl {
+        let leaf = Leaf {
+            board: &self.board,
+            moves: &self.analysis.moves,
+            near: &self.analysis.near,
+        };
+        self.leaf.evaluate(&leaf, &mut self.priors)
     }
 
     /// Asks the evaluator for its second opinion on the expanded `node` (the position on the
@@ -741,5 +768,76 @@ mod tests {
         }
         assert!(root.child(n - 1).unwrap().visits() >= 5);
         assert!(!root.try_claim_refinement(), "one refinement per node");
+    }
+
+    /// Uniform priors and an even value; counts the positions it is asked about that have a
+    /// single move.
+    struct CountingForced {
+        forced: std::sync::Arc<AtomicU32>,
+    }
+
+    impl LeafEvaluator for CountingForced {
+        fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl {
+            if leaf.moves.len() == 1 {
+                self.forced.fetch_add(1, Ordering::Relaxed);
+            }
+            priors.clear();
+            priors.resize(leaf.moves.len(), 1.0 / leaf.moves.len() as f32);
+            Wdl::new(0.5, 0.0, 0.5)
+        }
+    }
+
+    /// Forced positions evaluated in 400 playouts from a position where black, to move, has a
+    /// three closed at one end (each of its fours leaves white one block), and the tree.
+    fn search_a_closed_three(extend_forced: bool) -> (u32, Tree) {
+        use crate::game::{Point, Rule};
+        let moves = [(7, 7), (6, 7), (8, 7), (0, 0), (9, 7), (0, 14)];
+        let moves: Vec<Point> = moves.iter().map(|&(x, y)| Point::new(x, y)).collect();
+        let board = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
+        let tree = Tree::new(board.clone(), Vec::new());
+        let params = MctsParams {
+            extend_forced,
+            ..MctsParams::default()
+        };
+        let limits = Limits::infinite(1);
+        let stop = AtomicBool::new(false);
+        let search = SharedSearch::new(&tree, &params, &limits, &stop, None);
+        let forced = std::sync::Arc::new(AtomicU32::new(0));
+        let leaf = Box::new(CountingForced {
+            forced: forced.clone(),
+        });
+        let mut worker = SearchThread::new(leaf, &board, true);
+        worker.expand_root(&search);
+        for _ in 0..400 {
+            assert_eq!(worker.playout(&search), Playout::Done);
+        }
+        assert_eq!(worker.board, board, "every playout takes its moves back");
+        let count = forced.load(Ordering::Relaxed);
+        (count, tree)
+    }
+
+    #[test]
+    fn forced_replies_are_played_through_without_an_evaluation() {
+        let (evaluated, _) = search_a_closed_three(false);
+        assert!(
+            evaluated > 0,
+            "the fours' blocks are evaluated without the switch"
+        );
+        let (evaluated, tree) = search_a_closed_three(true);
+        assert_eq!(evaluated, 0);
+        let root = tree.root();
+        assert_eq!(root.visits(), 401);
+        // Each four of black's leads to white's one block, entered in the same playout.
+        let mut fours = 0;
+        for (i, e) in root.edges().iter().enumerate() {
+            let Some(reply) = root.child(i) else { continue };
+            if reply.expansion() != Expansion::Expanded || reply.edges().len() != 1 {
+                continue;
+            }
+            fours += 1;
+            let block = reply.child(0).expect("the block is entered at once");
+            assert_eq!(block.visits(), reply.visits(), "move {}", e.mv());
+        }
+        assert!(fours >= 2, "{fours} fours searched");
     }
 }
