@@ -4,7 +4,7 @@
 use super::mcts::{KnownThreats, Proof, TacticalCheck};
 use super::think::{Eval, ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, Thinker};
 use crate::game::{Board, Color, Point};
-use crate::solver::{Budget, Outcome, ProvenResult, Solver};
+use crate::solver::{Budget, Outcome, ProvenResult, Solver, VcfFocus};
 use parking_lot::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -34,6 +34,8 @@ const LATE_VCT_DEPTH: u8 = 14;
 const LATE_VCT_MIN_TIME: Duration = Duration::from_millis(20);
 /// Node budget of the in-tree check (a VCF probe per expanded position).
 const TREE_VCF_NODES: u64 = 300;
+/// The tree's VCF tries every four for its first two, then only those near its last four.
+const TREE_VCF_FOCUS: Option<VcfFocus> = Some(VcfFocus { from: 2, reach: 4 });
 /// Table of the deep checks' solver: 2^20 entries of 16 bytes (16 MiB).
 const DEEP_TABLE_BITS: u32 = 20;
 
@@ -319,6 +321,7 @@ impl SolverCheck {
             // A small table: these probes are tiny.
             let mut s = Solver::with_table_bits(14);
             s.set_quick_nodes(TREE_VCF_NODES);
+            s.set_quick_focus(TREE_VCF_FOCUS);
             s
         });
         let result = f(&mut solver);

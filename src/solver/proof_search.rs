@@ -119,7 +119,29 @@ pub(crate) struct ProofSearch<'t, 'b> {
     /// updates the nearest list of its kind on the lines of the stones played since instead of
     /// scanning the board.
     candidates: Vec<Candidates>,
+    /// Set for a focused VCF (see [`ProofSearch::focus_vcf`]).
+    focus: Option<Focus>,
 }
+
+/// A focused VCF: from the `from`-th four of the attacker on, only the fours on a line through
+/// its last four and at most `reach` steps from it are tried. A VCF goes on where its attack is;
+/// a four far from it only delays. The search may miss such wins, never finds a false one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VcfFocus {
+    pub from: usize,
+    pub reach: u8,
+}
+
+/// A focused VCF's settings and the stones on the board at its root.
+#[derive(Clone, Copy)]
+struct Focus {
+    focus: VcfFocus,
+    base: usize,
+}
+
+/// Mixed into the key of a focused attacker node: it has seen fewer moves than a full one, so
+/// its failures must not stand for a full node's.
+const FOCUSED_SALT: u64 = 0x5f0c_05ed_a77a_c4e5;
 
 fn splitmix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -156,7 +178,29 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             defender: attacker.opponent(),
             salts,
             candidates: Vec::new(),
+            focus: None,
         }
+    }
+
+    /// Focuses the VCFs of this search from the current board on (see [`VcfFocus`]).
+    pub(crate) fn focus_vcf(&mut self, focus: VcfFocus) {
+        self.focus = Some(Focus {
+            focus,
+            base: self.board.stone_count(),
+        });
+    }
+
+    /// The attacker's last four, where a focused VCF attacker node keeps its fours near it;
+    /// `None` where every four is tried.
+    fn focused_on(&self, mode: Mode) -> Option<usize> {
+        let f = self.focus.filter(|_| mode == Mode::Vcf)?;
+        // Each four of the attacker and its block add two stones.
+        let fours = self.board.stone_count().checked_sub(f.base)? / 2;
+        if fours < f.focus.from {
+            return None;
+        }
+        let history = self.board.history_idx();
+        history.len().checked_sub(2).map(|i| history[i])
     }
 
     fn key(&self, mode: Mode, kind: usize) -> u64 {
@@ -311,7 +355,8 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             }
             return Ok(Res::Fail { exact });
         }
-        let key = self.key(mode, ATTACK);
+        let focused = self.focused_on(mode);
+        let key = self.key(mode, ATTACK) ^ if focused.is_some() { FOCUSED_SALT } else { 0 };
         match self.table.probe(key) {
             Some(Stored::Win { .. }) => return Ok(Res::Win),
             Some(Stored::Fail { depth: d }) if d >= depth => {
@@ -321,13 +366,19 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         }
         // The candidate lists this node pushes serve the nodes below it only.
         let mark = self.candidates.len();
-        let result = self.attack_threats(key, depth, mode);
+        let result = self.attack_threats(key, depth, mode, focused);
         self.candidates.truncate(mark);
         result
     }
 
     /// An attacker node past its table probe: its own VCF first (VCT), then each threat.
-    fn attack_threats(&mut self, key: u64, depth: u8, mode: Mode) -> Result<Res, OutOfBudget> {
+    fn attack_threats(
+        &mut self,
+        key: u64,
+        depth: u8,
+        mode: Mode,
+        focused: Option<usize>,
+    ) -> Result<Res, OutOfBudget> {
         if mode == Mode::Vct {
             // Four points kept for this node's VCFs and those of the nodes below.
             self.push_candidates(Mode::Vcf);
@@ -343,7 +394,12 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         // If the defender has a VCF of its own, a threat that is not a four only counts when it
         // also spoils that VCF.
         let threatened = mode == Mode::Vct && self.opponent_vcf(&[])?;
-        let moves = self.push_candidates(mode);
+        let mut moves = self.push_candidates(mode);
+        if let (Some(last), Some(f)) = (focused, self.focus) {
+            let last = self.board.point(last);
+            let board = &*self.board;
+            moves.retain(|&q| board.point(q).on_a_line_within(last, f.focus.reach));
+        }
         let (result, best) = self.first_winning_threat(&moves, depth, mode, threatened)?;
         self.remember(key, result, best, depth);
         Ok(result)
