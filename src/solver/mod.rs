@@ -509,7 +509,7 @@ mod tests {
     }
 
     /// A focused VCF reads fewer nodes and claims only wins that an unbounded full VCF proves;
-    /// on these positions it misses none of them.
+    /// it misses few of the full VCF's wins.
     #[test]
     fn a_focused_vcf_proves_only_real_wins_with_fewer_nodes() {
         let mut focused = Solver::new();

@@ -190,9 +190,9 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         });
     }
 
-    /// The attacker's last four, where a focused VCF attacker node keeps its fours near it;
-    /// `None` where every four is tried.
-    fn focused_on(&self, mode: Mode) -> Option<usize> {
+    /// The attacker's last four and the reach around it where a focused VCF attacker node keeps
+    /// its fours; `None` where every four is tried.
+    fn focused_on(&self, mode: Mode) -> Option<(usize, u8)> {
         let f = self.focus.filter(|_| mode == Mode::Vcf)?;
         // Each four of the attacker and its block add two stones.
         let fours = self.board.stone_count().checked_sub(f.base)? / 2;
@@ -200,7 +200,8 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
             return None;
         }
         let history = self.board.history_idx();
-        history.len().checked_sub(2).map(|i| history[i])
+        let last = history[history.len().checked_sub(2)?];
+        Some((last, f.focus.reach))
     }
 
     fn key(&self, mode: Mode, kind: usize) -> u64 {
@@ -377,7 +378,7 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         key: u64,
         depth: u8,
         mode: Mode,
-        focused: Option<usize>,
+        focused: Option<(usize, u8)>,
     ) -> Result<Res, OutOfBudget> {
         if mode == Mode::Vct {
             // Four points kept for this node's VCFs and those of the nodes below.
@@ -395,10 +396,10 @@ impl<'t, 'b> ProofSearch<'t, 'b> {
         // also spoils that VCF.
         let threatened = mode == Mode::Vct && self.opponent_vcf(&[])?;
         let mut moves = self.push_candidates(mode);
-        if let (Some(last), Some(f)) = (focused, self.focus) {
-            let last = self.board.point(last);
+        if let Some((last, reach)) = focused {
             let board = &*self.board;
-            moves.retain(|&q| board.point(q).on_a_line_within(last, f.focus.reach));
+            let last = board.point(last);
+            moves.retain(|&q| board.point(q).on_a_line_within(last, reach));
         }
         let (result, best) = self.first_winning_threat(&moves, depth, mode, threatened)?;
         self.remember(key, result, best, depth);
