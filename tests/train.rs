@@ -170,6 +170,53 @@ fn training_runs_checkpoints_and_resumes_exactly() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A pattern net trained through a codebook mapping resumes exactly (the mapping and its
+/// table come back from beside the checkpoint, the moving average's too), and every saved net
+/// is an ordinary one the engine reads.
+#[test]
+fn a_codebook_mapping_trains_resumes_exactly_and_saves_plain_nets() {
+    tch::set_num_threads(1);
+    let dir = temp_dir("mapping");
+    let data = dir.join("data");
+    tiny_selfplay(&data);
+    let stop = AtomicBool::new(false);
+    let mapped = |out: &Path, steps: u64| TrainConfig {
+        arch: Arch::pattern(8),
+        mapping: Some(16),
+        ema: 0.9,
+        ..tiny_training(&data, out, steps)
+    };
+    let straight = dir.join("straight");
+    train(&mapped(&straight, 3), &stop).unwrap();
+    let split = dir.join("split");
+    train(&mapped(&split, 2), &stop).unwrap();
+    let resumed = train(
+        &TrainConfig {
+            resume: true,
+            ..mapped(&split, 3)
+        },
+        &stop,
+    )
+    .unwrap();
+    assert_eq!((resumed.start_step, resumed.step), (2, 3));
+    for name in ["ckpt-00000003", "ema-00000003"] {
+        let a = Network::load(straight.join(name), Device::Cpu).unwrap();
+        let b = Network::load(split.join(name), Device::Cpu).unwrap();
+        let diff = max_weight_difference(&a, &b);
+        assert!(diff < 1e-5, "{name}: resumed weights differ by {diff}");
+        assert!(Network::mapping_path(&straight.join(name)).is_file());
+        hoshi::nn::PatternWeights::load(&straight.join(name)).unwrap();
+    }
+    // Resuming without the mapping, or with another, is refused.
+    let plain = TrainConfig {
+        resume: true,
+        mapping: None,
+        ..mapped(&split, 4)
+    };
+    assert!(matches!(train(&plain, &stop), Err(TrainError::Config(_))));
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// `d * a + (1 - d) * b`, variable by variable.
 fn blend(a: &Network, b: &Network, d: f64) -> Vec<(String, tch::Tensor)> {
     let bv = b.var_store().variables();

@@ -54,6 +54,13 @@ pub struct TrainArgs {
     /// zero.
     #[arg(long)]
     pub value_max: bool,
+    /// A pattern net's codebook learnt through a mapping network over each row's cells (two
+    /// layers of this many units), so that rare patterns learn from common ones that look
+    /// alike; the saved nets hold the codebook it computes, the mapping goes beside them for
+    /// `--resume`. From scratch the rows are the mapping's; an --init's codebook stays as a
+    /// table added to them.
+    #[arg(long)]
+    pub mapping: Option<usize>,
     /// Residual blocks (default 6; a resumed run takes its checkpoint's). A pattern net has none.
     #[arg(long)]
     pub blocks: Option<usize>,
@@ -175,6 +182,7 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         init: args.init.clone(),
         pattern_version: args.pattern_version,
         value_max: args.value_max,
+        mapping: args.mapping.filter(|&w| w > 0),
         out_dir: args.out.clone(),
         steps: args.steps,
         batch: args.batch,

@@ -26,6 +26,7 @@ use super::grid::splitmix64;
 use super::meta::{network_paths, ModelKind, NetworkMeta};
 use super::model::{Arch, FusedConvs, PolicyValueNet, ARCH_VERSION};
 use super::pattern;
+use super::pattern_mapping::MAPPING_PREFIX;
 use super::pattern_model::PatternModel;
 
 impl NetworkMeta {
@@ -96,6 +97,9 @@ pub struct Network {
     model: Model,
     meta: NetworkMeta,
     half: bool,
+    /// Training only: a pattern net's codebook mapping, its hidden units a layer
+    /// (`nn::pattern_mapping`). Not in the sidecar: a saved net holds the codebook it computes.
+    mapping: Option<usize>,
     /// Batch norms folded into the convolutions for [`Network::infer`]; dropped whenever the
     /// weights may change (a training forward pass, `var_store_mut`, a precision change).
     fused: RefCell<Option<FusedConvs>>,
@@ -107,6 +111,10 @@ const NEW_FEATURE_SCALE: f64 = 0.1;
 impl Network {
     /// Builds the modules on the CPU in f32 (so that random weights do not depend on the device).
     fn build(meta: NetworkMeta) -> Result<Network, NnError> {
+        Network::build_with(meta, None)
+    }
+
+    fn build_with(meta: NetworkMeta, mapping: Option<usize>) -> Result<Network, NnError> {
         let arch = meta.arch();
         arch.validate()?;
         let vs = VarStore::new(Device::Cpu);
@@ -118,6 +126,7 @@ impl Network {
                 pattern::has_policy_context(meta.version),
                 pattern::has_threat_rows(meta.version),
                 meta.value_max,
+                mapping,
             ))),
         };
         Ok(Network {
@@ -125,8 +134,105 @@ impl Network {
             model,
             meta,
             half: false,
+            mapping,
             fused: RefCell::new(None),
         })
+    }
+
+    /// This pattern net trained through a codebook mapping of `width` hidden units a layer
+    /// (`nn::pattern_mapping`): its codebook becomes the mapping's table, or starts at zero with
+    /// `fresh_table` (the rows then are the mapping's alone, as a net from scratch wants them).
+    /// The mapping's output starts at zero, its hidden layers random from `seed`. The copy
+    /// lives on the CPU in f32.
+    pub fn with_mapping(
+        &self,
+        width: usize,
+        fresh_table: bool,
+        seed: i64,
+    ) -> Result<Network, NnError> {
+        if self.meta.kind != ModelKind::Pattern || width == 0 {
+            return Err(NnError::InvalidArch(format!(
+                "no codebook mapping of {width} units for a {} net",
+                self.meta.kind.name()
+            )));
+        }
+        let net = Network::build_with(self.meta.clone(), Some(width))?;
+        let ours: BTreeMap<String, Tensor> = self.vs.variables().into_iter().collect();
+        let vars: BTreeMap<String, Tensor> = net.vs.variables().into_iter().collect();
+        let hidden: BTreeMap<String, Tensor> = vars
+            .iter()
+            .filter(|(name, _)| name.starts_with(MAPPING_PREFIX) && name.contains("hidden"))
+            .map(|(name, var)| (name.clone(), var.shallow_clone()))
+            .collect();
+        randomise(&hidden, seed)?;
+        for (name, var) in &vars {
+            let mut dst = var.shallow_clone();
+            tch::no_grad(|| -> Result<(), tch::TchError> {
+                match ours.get(name) {
+                    Some(_) if fresh_table && name == "codebook.weight" => {
+                        let _ = dst.f_zero_()?;
+                    }
+                    Some(src) => {
+                        dst.f_copy_(&src.to_kind(Kind::Float).to_device(Device::Cpu))?;
+                    }
+                    None => {}
+                }
+                Ok(())
+            })?;
+        }
+        Ok(net)
+    }
+
+    /// Whether this net trains through a codebook mapping.
+    pub fn has_mapping(&self) -> bool {
+        self.mapping.is_some()
+    }
+
+    /// The training-only file beside a saved net with a codebook mapping: the mapping's weights
+    /// and its table (`<name>.mapping.safetensors`).
+    pub fn mapping_path(path: &Path) -> std::path::PathBuf {
+        let (weights, _) = network_paths(path);
+        weights.with_extension("mapping.safetensors")
+    }
+
+    /// Reads the mapping's weights and table saved beside `path` into this net (which has a
+    /// mapping); `false` when there is no such file.
+    pub fn load_mapping(&self, path: &Path) -> Result<bool, NnError> {
+        let file = Network::mapping_path(path);
+        if !self.has_mapping() || !file.is_file() {
+            return Ok(false);
+        }
+        let saved: BTreeMap<String, Tensor> =
+            Tensor::read_safetensors(&file)?.into_iter().collect();
+        let vars: BTreeMap<String, Tensor> = self
+            .vs
+            .variables()
+            .into_iter()
+            .filter(|(name, _)| is_mapping_state(name))
+            .collect();
+        let have: BTreeSet<&String> = saved.keys().collect();
+        let want: BTreeSet<&String> = vars.keys().collect();
+        if have != want {
+            return Err(NnError::TensorNames {
+                path: file,
+                missing: want.difference(&have).map(|s| s.to_string()).collect(),
+                extra: have.difference(&want).map(|s| s.to_string()).collect(),
+            });
+        }
+        for (name, var) in &vars {
+            let src = &saved[name];
+            if src.size() != var.size() {
+                return Err(NnError::TensorShape {
+                    path: file,
+                    name: name.clone(),
+                    expected: var.size(),
+                    found: src.size(),
+                });
+            }
+            let mut dst = var.shallow_clone();
+            tch::no_grad(|| dst.f_copy_(&src.to_kind(Kind::Float)))?;
+        }
+        Ok(true)
     }
 
     /// This pattern net as formula `version`: the tensors both versions have are copied, the
@@ -230,33 +336,13 @@ impl Network {
     pub fn random(arch: Arch, seed: i64, device: Device) -> Result<Network, NnError> {
         let net = Network::build(NetworkMeta::for_arch(arch, "random initialisation"))?;
         let vars: BTreeMap<String, Tensor> = net.vs.variables().into_iter().collect();
-        let mut state = seed as u64 ^ 0x5EED_0F4E_70AA;
-        for (name, var) in &vars {
-            let size = var.size();
-            let count = size.iter().product::<i64>() as usize;
-            let values: Vec<f32> = if size.len() >= 2 {
-                let fan_in = size[1..].iter().product::<i64>().max(1) as f64;
-                let bound = (6.0 / fan_in).sqrt();
-                (0..count)
-                    .map(|_| {
-                        let unit = (splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
-                        ((2.0 * unit - 1.0) * bound) as f32
-                    })
-                    .collect()
-            } else {
-                // Only batch norm has 1-D "weight"s; "running_var" starts at 1 too.
-                let one = name.ends_with(".weight") || name.ends_with("running_var");
-                vec![if one { 1.0 } else { 0.0 }; count]
-            };
-            let mut dst = var.shallow_clone();
-            tch::no_grad(|| dst.f_copy_(&Tensor::from_slice(&values).view(size.as_slice())))?;
-        }
+        randomise(&vars, seed)?;
         Ok(net.place(device))
     }
 
     /// An independent copy: the same description and weights, on the same device.
     pub fn duplicate(&self) -> Result<Network, NnError> {
-        let mut copy = Network::build(self.meta.clone())?.place(self.device());
+        let mut copy = Network::build_with(self.meta.clone(), self.mapping)?.place(self.device());
         if self.half {
             copy.set_half(true);
         }
@@ -318,14 +404,29 @@ impl Network {
     }
 
     /// Writes `<name>.safetensors` (f32, whatever the run-time precision) and `<name>.toml`.
+    /// A net with a codebook mapping saves the codebook it computes, an ordinary network, and
+    /// the mapping beside it for training to go on ([`Network::mapping_path`]).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), NnError> {
         let (weights, sidecar) = network_paths(path.as_ref());
-        let vars: BTreeMap<String, Tensor> = self
+        let mut vars: BTreeMap<String, Tensor> = self
             .vs
             .variables()
             .into_iter()
             .map(|(k, v)| (k, v.to_kind(Kind::Float).to_device(Device::Cpu)))
             .collect();
+        if let (Some(_), Model::Pattern(model)) = (self.mapping, &self.model) {
+            let state: Vec<(&str, &Tensor)> = vars
+                .iter()
+                .filter(|(k, _)| is_mapping_state(k))
+                .map(|(k, v)| (k.as_str(), v))
+                .collect();
+            Tensor::write_safetensors(&state, Network::mapping_path(path.as_ref()))?;
+            let codebook = tch::no_grad(|| model.codebook())
+                .to_kind(Kind::Float)
+                .to_device(Device::Cpu);
+            vars.retain(|k, _| !k.starts_with(MAPPING_PREFIX));
+            vars.insert("codebook.weight".to_string(), codebook);
+        }
         let named: Vec<(&str, &Tensor)> = vars.iter().map(|(k, v)| (k.as_str(), v)).collect();
         Tensor::write_safetensors(&named, &weights)?;
         let text = toml::to_string(&self.meta).map_err(|e| NnError::Sidecar {
@@ -427,6 +528,37 @@ impl Network {
         self.fused.borrow_mut().take();
         &mut self.vs
     }
+}
+
+/// Fills `vars` from our own seeded generator (see [`Network::random`]).
+fn randomise(vars: &BTreeMap<String, Tensor>, seed: i64) -> Result<(), NnError> {
+    let mut state = seed as u64 ^ 0x5EED_0F4E_70AA;
+    for (name, var) in vars {
+        let size = var.size();
+        let count = size.iter().product::<i64>() as usize;
+        let values: Vec<f32> = if size.len() >= 2 {
+            let fan_in = size[1..].iter().product::<i64>().max(1) as f64;
+            let bound = (6.0 / fan_in).sqrt();
+            (0..count)
+                .map(|_| {
+                    let unit = (splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+                    ((2.0 * unit - 1.0) * bound) as f32
+                })
+                .collect()
+        } else {
+            // Only batch norm has 1-D "weight"s; "running_var" starts at 1 too.
+            let one = name.ends_with(".weight") || name.ends_with("running_var");
+            vec![if one { 1.0 } else { 0.0 }; count]
+        };
+        let mut dst = var.shallow_clone();
+        tch::no_grad(|| dst.f_copy_(&Tensor::from_slice(&values).view(size.as_slice())))?;
+    }
+    Ok(())
+}
+
+/// The tensors of a mapping's training-only file: its weights and the table under it.
+fn is_mapping_state(name: &str) -> bool {
+    name.starts_with(MAPPING_PREFIX) || name == "codebook.weight"
 }
 
 #[cfg(test)]

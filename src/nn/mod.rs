@@ -46,6 +46,8 @@ pub mod meta;
 pub mod model;
 pub mod pattern;
 #[cfg(feature = "torch")]
+pub mod pattern_mapping;
+#[cfg(feature = "torch")]
 pub mod pattern_model;
 #[cfg(feature = "torch")]
 pub mod service;

@@ -12,6 +12,7 @@ use super::pattern::inputs::{
 };
 use super::pattern::threats::THREAT_IDS;
 use super::pattern::{LEAK, POOL_CELLS, VALUE_HIDDEN, VARIANT_COUNT};
+use super::pattern_mapping::CodebookMapping;
 
 /// Policy logit of the points nobody may play (padding, stones).
 const MASKED_LOGIT: f64 = -1e4;
@@ -30,6 +31,9 @@ pub struct PatternModel {
     threat: Option<nn::Embedding>,
     /// The value's weights on the board's per-feature maximum (`value_max` nets).
     value_max: Option<nn::Linear>,
+    /// Training only: the codebook is `codebook` plus the rows of this MLP over each row's
+    /// cells (`nn::pattern_mapping`).
+    mapping: Option<CodebookMapping>,
 }
 
 fn leaky(x: &Tensor) -> Tensor {
@@ -39,14 +43,17 @@ fn leaky(x: &Tensor) -> Tensor {
 impl PatternModel {
     /// `context`: the policy takes the board's context from the value MLP (formula version 2);
     /// `threats`: the cells get their threat rows (version 3); `value_max`: the value reads the
-    /// board's per-feature maximum too.
+    /// board's per-feature maximum too; `mapping`: the codebook's rows come from a mapping
+    /// network of that many hidden units a layer plus the table.
     pub fn new(
         vs: &nn::Path,
         dim: usize,
         context: bool,
         threats: bool,
         value_max: bool,
+        mapping: Option<usize>,
     ) -> PatternModel {
+        let mapping = mapping.map(|width| CodebookMapping::new(vs, width, dim));
         let dim = dim as i64;
         let embedding = nn::EmbeddingConfig::default();
         let no_bias = nn::LinearConfig {
@@ -66,17 +73,46 @@ impl PatternModel {
                 .then(|| nn::embedding(vs / "threat", THREAT_IDS as i64, dim, embedding)),
             value_max: value_max
                 .then(|| nn::linear(vs / "value_max", dim, VALUE_HIDDEN as i64, no_bias)),
+            mapping,
         }
+    }
+
+    /// `[ID_COUNT, dim]`: the codebook the net computes with (the table, plus the mapping's
+    /// rows where it has one): what a saved network holds.
+    pub fn codebook(&self) -> Tensor {
+        match &self.mapping {
+            None => self.codebook.ws.shallow_clone(),
+            Some(m) => &self.codebook.ws + m.rows(self.codebook.ws.device()),
+        }
+    }
+
+    /// The codebook rows of `ids` (int64 `[B, 4, H, W]`) summed over the four directions
+    /// (`[B, H, W, D]`), and the empty row. A mapping computes only the rows the batch reads.
+    fn rows(&self, ids: &Tensor) -> (Tensor, Tensor) {
+        let sum = |table: &Tensor, at: &Tensor| {
+            Tensor::embedding(table, at, -1, false, false).sum_dim_intlist(1, false, Kind::Float)
+        };
+        let Some(mapping) = &self.mapping else {
+            let table = &self.codebook.ws;
+            return (sum(table, ids), table.get(EMPTY_ROW as i64));
+        };
+        let empty = Tensor::from_slice(&[EMPTY_ROW as i64]).to_device(ids.device());
+        let all = Tensor::cat(&[empty, ids.flatten(0, -1)], 0);
+        let (used, inverse, _) = all.internal_unique2(false, true, false);
+        let table = self.codebook.ws.index_select(0, &used) + mapping.rows_of(&used);
+        let count = ids.numel() as i64;
+        let at = inverse.narrow(0, 1, count).view_as(ids);
+        let empty_row = table
+            .index_select(0, &inverse.narrow(0, 0, 1))
+            .squeeze_dim(0);
+        (sum(&table, &at), empty_row)
     }
 
     /// `xs`: int64 `[B, INPUT_PLANES, H, W]`. Returns `(policy logits [B, H*W], wdl logits [B, 3])`.
     pub fn forward(&self, xs: &Tensor) -> (Tensor, Tensor) {
         let (b, _, h, w) = xs.size4().expect("pattern inputs are [B, planes, H, W]");
         // [B, 4, H, W, D] summed over the directions → [B, H, W, D].
-        let rows =
-            self.codebook
-                .forward(&xs.narrow(1, 0, 4))
-                .sum_dim_intlist(1, false, Kind::Float);
+        let (rows, empty_row) = self.rows(&xs.narrow(1, 0, 4));
         let variant = self
             .variant
             .forward(&xs.select(1, VARIANT_PLANE as i64).select(1, 0).select(1, 0));
@@ -93,7 +129,6 @@ impl PatternModel {
         let cell = xs.select(1, CELL_PLANE as i64);
         let on_board = cell.gt(0).to_kind(Kind::Float);
         let cells = on_board.sum_dim_intlist([1, 2].as_slice(), false, Kind::Float);
-        let empty_row = self.codebook.ws.get(EMPTY_ROW as i64);
         let mut empty_sum = &variant + empty_row * 4.0;
         if let Some(threat) = &self.threat {
             empty_sum += threat.ws.get(0);
@@ -234,6 +269,65 @@ mod tests {
                 .double_value(&[])
                 > 0.0
         );
+    }
+
+    /// A net trained through a codebook mapping starts as it was, saves the codebook it
+    /// computes as an ordinary network (which the engine's loader takes and which computes the
+    /// same), and the mapping saved beside it brings the training state back.
+    #[test]
+    fn a_net_with_a_codebook_mapping_saves_the_codebook_it_computes() {
+        let dir =
+            std::env::temp_dir().join(format!("hoshi-pattern-mapping-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net");
+        let net = Network::random(Arch::pattern(8), 11, Device::Cpu).unwrap();
+        let mapped = net.with_mapping(16, false, 3).unwrap();
+        assert!(mapped.has_mapping() && !net.has_mapping());
+        let xs = three_stones(Rule::Renju);
+        let outputs = |net: &Network| tch::no_grad(|| net.forward_t(&xs, false));
+        let max = |x: &Tensor, y: &Tensor| (x - y).abs().max().double_value(&[]);
+        let ((p0, v0), (p1, v1)) = (outputs(&net), outputs(&mapped));
+        assert!(
+            max(&p0, &p1) < 1e-5 && max(&v0, &v1) < 1e-5,
+            "it starts as it was"
+        );
+        // Give the mapping's output something to do: the outputs move.
+        tch::no_grad(|| {
+            for (name, mut var) in mapped.var_store().variables() {
+                if name.starts_with("mapping.out") {
+                    let count = var.numel() as i64;
+                    let ramp = Tensor::arange(count, (Kind::Float, Device::Cpu));
+                    var.copy_(&((ramp * 0.61).sin() * 0.4).view_as(&var));
+                }
+            }
+        });
+        let (p2, v2) = outputs(&mapped);
+        assert!(
+            max(&p0, &p2) > 1e-3 && max(&v0, &v2) > 1e-4,
+            "the mapping's rows count"
+        );
+        mapped.save(&path).unwrap();
+        assert!(Network::mapping_path(&path).is_file());
+        // The saved net is an ordinary one: the engine reads it, libtorch computes the same.
+        PatternWeights::load(&path).unwrap();
+        let plain = Network::load(&path, Device::Cpu).unwrap();
+        assert!(!plain.has_mapping());
+        let (p3, v3) = outputs(&plain);
+        assert!(max(&p2, &p3) < 1e-4 && max(&v2, &v3) < 1e-5);
+        // Back in training: the table and the mapping as they were saved, not the sum twice.
+        let resumed = plain.with_mapping(16, false, 99).unwrap();
+        assert!(resumed.load_mapping(&path).unwrap());
+        let (p4, v4) = outputs(&resumed);
+        assert!(max(&p2, &p4) < 1e-4 && max(&v2, &v4) < 1e-5);
+        // From scratch the rows are the mapping's alone: a zero mapping gives the empty codebook.
+        let fresh = net.with_mapping(16, true, 3).unwrap();
+        let codebook = fresh
+            .var_store()
+            .variables()
+            .remove("codebook.weight")
+            .unwrap();
+        assert_eq!(codebook.abs().sum(Kind::Float).double_value(&[]), 0.0);
+        std::fs::remove_dir_all(dir).ok();
     }
 
     /// The trainer's libtorch forward pass and the engine's incremental Rust evaluation must be

@@ -94,6 +94,9 @@ pub struct TrainConfig {
     /// A fresh pattern net's value reads the board's per-feature maximum too (an `init`
     /// without it gains those weights at zero).
     pub value_max: bool,
+    /// A pattern net's codebook trained through a mapping network of this many hidden units a
+    /// layer (`nn::pattern_mapping`); the saved nets hold the codebook it computes.
+    pub mapping: Option<usize>,
     pub out_dir: PathBuf,
     /// Train until this step (counting the steps of the run being resumed).
     pub steps: u64,
@@ -133,6 +136,7 @@ impl Default for TrainConfig {
             init: None,
             pattern_version: None,
             value_max: false,
+            mapping: None,
             out_dir: PathBuf::from("checkpoints"),
             steps: 1000,
             batch: 256,
@@ -183,6 +187,9 @@ pub struct TrainState {
     /// The weights' moving average's decay (absent in older checkpoints: 0, none).
     #[serde(default)]
     pub ema: f64,
+    /// The codebook mapping's hidden units a layer (0: none).
+    #[serde(default)]
+    pub mapping: usize,
     pub augment: bool,
     pub data: String,
     /// The network the run started from (absent: random weights).
@@ -249,7 +256,7 @@ impl Averaged {
         let net = match saved {
             Some(stem) => {
                 log::info!("train: the moving average resumes from {}", stem.display());
-                f32_weights(Network::load(&stem, config.device)?)
+                with_saved_mapping(config, Network::load(&stem, config.device)?, &stem)?
             }
             None => net.duplicate()?,
         };
@@ -466,6 +473,13 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
         } else {
             net
         };
+        let net = match config.mapping {
+            Some(width) => {
+                log::info!("train: the codebook through a mapping of {width} units a layer");
+                net.with_mapping(width, config.init.is_none(), config.seed as i64)?
+            }
+            None => net,
+        };
         let (net, opt) = fresh(f32_weights(net));
         return Ok((net, opt, 0, None));
     };
@@ -502,7 +516,19 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
             config.optimizer.kind.name()
         )));
     }
-    let net = f32_weights(Network::load(&ckpt.stem, config.device)?);
+    if s.mapping != config.mapping.unwrap_or(0) {
+        return Err(TrainError::Config(format!(
+            "checkpoint {} was trained with a codebook mapping of {} units, asked for {}",
+            ckpt.stem.display(),
+            s.mapping,
+            config.mapping.unwrap_or(0)
+        )));
+    }
+    let net = with_saved_mapping(
+        config,
+        Network::load(&ckpt.stem, config.device)?,
+        &ckpt.stem,
+    )?;
     let (net, mut opt) = fresh(net);
     opt.load(&ckpt.optimizer_path(), s.step)?;
     log::info!(
@@ -511,6 +537,28 @@ fn start(config: &TrainConfig) -> Result<(Network, Optimizer, u64, Option<PathBu
         s.step
     );
     Ok((net, opt, s.step, Some(ckpt.stem)))
+}
+
+/// A saved net in f32, with the codebook mapping the run trains (`config.mapping`) and the
+/// mapping's weights saved beside it.
+fn with_saved_mapping(
+    config: &TrainConfig,
+    net: Network,
+    stem: &Path,
+) -> Result<Network, TrainError> {
+    let net = f32_weights(net);
+    let Some(width) = config.mapping else {
+        return Ok(net);
+    };
+    let net = net.with_mapping(width, false, config.seed as i64)?;
+    if !net.load_mapping(stem)? {
+        return Err(TrainError::Config(format!(
+            "{} has no codebook mapping beside it ({})",
+            stem.display(),
+            Network::mapping_path(stem).display()
+        )));
+    }
+    Ok(net)
 }
 
 /// Training runs in f32 whatever the device (a CUDA network loads in half precision).
@@ -673,6 +721,7 @@ fn save_checkpoint(
         value_mix: config.value_mix,
         lr_final: config.lr_final,
         ema: config.ema,
+        mapping: config.mapping.unwrap_or(0),
         augment: config.augment,
         data: data_line(config),
         init: config.init.as_ref().map(|p| p.display().to_string()),
@@ -812,6 +861,7 @@ mod tests {
             value_mix: 0.25,
             lr_final: Some(1e-5),
             ema: 0.0,
+            mapping: 0,
             augment: true,
             data: "d".into(),
             init: None,

@@ -31,6 +31,8 @@ pub const EMPTY_ROW: usize = 0;
 struct Tables {
     /// Side byte (nearest cell in the low bits, 2 bits each) pair → unordered pair index.
     pair: Vec<u16>,
+    /// Side kind → its side byte (the inverse of the numbering `pair` uses).
+    side: Vec<u8>,
     /// The board's left half (slots 1..=4, farthest first) → side byte (nearest first).
     reverse: [u8; 256],
 }
@@ -40,16 +42,17 @@ fn tables() -> &'static Tables {
     TABLES.get_or_init(|| {
         // Number the reachable side sequences; anything else (never on a real board) maps to 0.
         let mut kind = [0u16; 256];
-        let mut next = 0u16;
+        let mut side = Vec::with_capacity(SIDE_KINDS);
         for (byte, k) in kind.iter_mut().enumerate() {
             let cells: Vec<usize> = (0..SIDE_CELLS).map(|s| (byte >> (2 * s)) & 3).collect();
             let first_wall = cells.iter().position(|&c| c == 3).unwrap_or(SIDE_CELLS);
             if cells[first_wall..].iter().all(|&c| c == 3) {
-                *k = next;
-                next += 1;
+                *k = side.len() as u16;
+                side.push(byte as u8);
             }
         }
-        debug_assert_eq!(next as usize, SIDE_KINDS);
+        let next = side.len();
+        debug_assert_eq!(next, SIDE_KINDS);
         let mut pair = vec![0u16; 256 * 256];
         for a in 0..256usize {
             for b in 0..256usize {
@@ -69,7 +72,11 @@ fn tables() -> &'static Tables {
             }
             *r = out as u8;
         }
-        Tables { pair, reverse }
+        Tables {
+            pair,
+            side,
+            reverse,
+        }
     })
 }
 
@@ -78,6 +85,38 @@ fn tables() -> &'static Tables {
 fn swap_stones(code: u32) -> u32 {
     let differ = (code ^ (code >> 1)) & 0x5_5555;
     code ^ (differ | (differ << 1))
+}
+
+/// What a codebook row stands for: the centre's state (0 empty, 1 own, 2 opponent) and the
+/// cells of its two sides, nearest first, as `game::pattern` codes them (0 empty, 1 own, 2
+/// opponent, 3 wall). The pair is unordered: the side of the lower kind comes first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowCells {
+    pub centre: usize,
+    pub sides: [[u8; SIDE_CELLS]; 2],
+}
+
+/// The cells codebook row `id` (below [`ID_COUNT`]) stands for.
+pub fn row_cells(id: usize) -> RowCells {
+    let tables = tables();
+    let (centre, pair) = (id / PAIRS, id % PAIRS);
+    // Invert the triangular numbering `hi * (hi + 1) / 2 + lo`.
+    let mut hi = ((((8 * pair + 1) as f64).sqrt() - 1.0) / 2.0) as usize;
+    while hi * (hi + 1) / 2 > pair {
+        hi -= 1;
+    }
+    while (hi + 1) * (hi + 2) / 2 <= pair {
+        hi += 1;
+    }
+    let lo = pair - hi * (hi + 1) / 2;
+    let cells = |kind: usize| {
+        let byte = tables.side[kind] as usize;
+        std::array::from_fn(|s| ((byte >> (2 * s)) & 3) as u8)
+    };
+    RowCells {
+        centre,
+        sides: [cells(lo), cells(hi)],
+    }
 }
 
 /// Builds the ids of one board's cells. Holding the tables keeps the lookups off the `OnceLock`.
@@ -185,6 +224,67 @@ mod tests {
         );
         // The vertical line through the centre is empty on both boards.
         assert_eq!(ids(&a, centre, Color::Black)[1], EMPTY_ROW);
+    }
+
+    /// The cells a row stands for are the cells around the point whose id it is.
+    #[test]
+    fn a_row_describes_the_cells_it_was_read_from() {
+        let moves = [
+            (7, 7),
+            (8, 7),
+            (5, 7),
+            (7, 9),
+            (3, 7),
+            (10, 7),
+            (1, 1),
+            (7, 3),
+            (13, 7),
+        ];
+        let board = Board::from_moves(
+            15,
+            15,
+            Rule::Freestyle,
+            &moves.map(|(x, y)| Point::new(x, y)),
+        )
+        .unwrap();
+        let state = |x: i32, y: i32, to_move: Color| -> u8 {
+            if !(0..15).contains(&x) || !(0..15).contains(&y) {
+                return 3;
+            }
+            match board.get(Point::new(x as u8, y as u8)) {
+                None => 0,
+                Some(c) if c == to_move => 1,
+                Some(_) => 2,
+            }
+        };
+        let mut seen = std::collections::HashSet::new();
+        for to_move in [Color::Black, Color::White] {
+            for y in 0..15i32 {
+                for x in 0..15i32 {
+                    let p = Point::new(x as u8, y as u8);
+                    let id = ids(&board, p, to_move)[0];
+                    let row = row_cells(id);
+                    assert_eq!(row.centre, state(x, y, to_move) as usize);
+                    let side = |dx: i32| -> [u8; SIDE_CELLS] {
+                        std::array::from_fn(|s| state(x + dx * (s as i32 + 1), y, to_move))
+                    };
+                    let (left, right) = (side(-1), side(1));
+                    assert!(
+                        row.sides == [left, right] || row.sides == [right, left],
+                        "{p}: {row:?} against {left:?} {right:?}"
+                    );
+                    seen.insert(id);
+                }
+            }
+        }
+        assert!(seen.len() > 40, "the board shows many rows");
+        // Every row describes cells of its own kind: walls only after the last cell.
+        for id in (0..ID_COUNT).step_by(97) {
+            for side in row_cells(id).sides {
+                let first_wall = side.iter().position(|&c| c == 3).unwrap_or(SIDE_CELLS);
+                assert!(side[first_wall..].iter().all(|&c| c == 3));
+            }
+        }
     }
 
     #[test]
