@@ -210,28 +210,7 @@ impl Network {
             .into_iter()
             .filter(|(name, _)| is_mapping_state(name))
             .collect();
-        let have: BTreeSet<&String> = saved.keys().collect();
-        let want: BTreeSet<&String> = vars.keys().collect();
-        if have != want {
-            return Err(NnError::TensorNames {
-                path: file,
-                missing: want.difference(&have).map(|s| s.to_string()).collect(),
-                extra: have.difference(&want).map(|s| s.to_string()).collect(),
-            });
-        }
-        for (name, var) in &vars {
-            let src = &saved[name];
-            if src.size() != var.size() {
-                return Err(NnError::TensorShape {
-                    path: file,
-                    name: name.clone(),
-                    expected: var.size(),
-                    found: src.size(),
-                });
-            }
-            let mut dst = var.shallow_clone();
-            tch::no_grad(|| dst.f_copy_(&src.to_kind(Kind::Float)))?;
-        }
+        copy_checked(&file, &saved, &vars)?;
         Ok(true)
     }
 
@@ -378,29 +357,7 @@ impl Network {
     fn load_weights(&self, path: &Path) -> Result<(), NnError> {
         let file: BTreeMap<String, Tensor> = Tensor::read_safetensors(path)?.into_iter().collect();
         let vars: BTreeMap<String, Tensor> = self.vs.variables().into_iter().collect();
-        let have: BTreeSet<&String> = file.keys().collect();
-        let want: BTreeSet<&String> = vars.keys().collect();
-        if have != want {
-            return Err(NnError::TensorNames {
-                path: path.to_path_buf(),
-                missing: want.difference(&have).map(|s| s.to_string()).collect(),
-                extra: have.difference(&want).map(|s| s.to_string()).collect(),
-            });
-        }
-        for (name, var) in &vars {
-            let src = &file[name];
-            if src.size() != var.size() {
-                return Err(NnError::TensorShape {
-                    path: path.to_path_buf(),
-                    name: name.clone(),
-                    expected: var.size(),
-                    found: src.size(),
-                });
-            }
-            let mut dst = var.shallow_clone();
-            tch::no_grad(|| dst.f_copy_(&src.to_kind(Kind::Float)))?;
-        }
-        Ok(())
+        copy_checked(path, &file, &vars)
     }
 
     /// Writes `<name>.safetensors` (f32, whatever the run-time precision) and `<name>.toml`.
@@ -528,6 +485,38 @@ impl Network {
         self.fused.borrow_mut().take();
         &mut self.vs
     }
+}
+
+/// Copies each tensor of `file` (read from `path`) into its namesake of `vars`, after checking
+/// that the names and shapes match exactly.
+fn copy_checked(
+    path: &Path,
+    file: &BTreeMap<String, Tensor>,
+    vars: &BTreeMap<String, Tensor>,
+) -> Result<(), NnError> {
+    let have: BTreeSet<&String> = file.keys().collect();
+    let want: BTreeSet<&String> = vars.keys().collect();
+    if have != want {
+        return Err(NnError::TensorNames {
+            path: path.to_path_buf(),
+            missing: want.difference(&have).map(|s| s.to_string()).collect(),
+            extra: have.difference(&want).map(|s| s.to_string()).collect(),
+        });
+    }
+    for (name, var) in vars {
+        let src = &file[name];
+        if src.size() != var.size() {
+            return Err(NnError::TensorShape {
+                path: path.to_path_buf(),
+                name: name.clone(),
+                expected: var.size(),
+                found: src.size(),
+            });
+        }
+        let mut dst = var.shallow_clone();
+        tch::no_grad(|| dst.f_copy_(&src.to_kind(Kind::Float)))?;
+    }
+    Ok(())
 }
 
 /// Fills `vars` from our own seeded generator (see [`Network::random`]).
