@@ -142,8 +142,8 @@ impl Network {
     /// This pattern net trained through a codebook mapping of `width` hidden units a layer
     /// (`nn::pattern_mapping`): its codebook becomes the mapping's table, or starts at zero with
     /// `fresh_table` (the rows then are the mapping's alone, as a net from scratch wants them).
-    /// The mapping's output starts at zero, its hidden layers random from `seed`. The copy
-    /// lives on the CPU in f32.
+    /// The mapping's output starts at zero ([`Network::copied_into`]), its hidden layers random
+    /// from `seed`. The copy lives on the CPU in f32.
     pub fn with_mapping(
         &self,
         width: usize,
@@ -156,8 +156,7 @@ impl Network {
                 self.meta.kind.name()
             )));
         }
-        let net = Network::build_with(self.meta.clone(), Some(width))?;
-        let ours: BTreeMap<String, Tensor> = self.vs.variables().into_iter().collect();
+        let net = self.copied_into(Network::build_with(self.meta.clone(), Some(width))?)?;
         let vars: BTreeMap<String, Tensor> = net.vs.variables().into_iter().collect();
         let hidden: BTreeMap<String, Tensor> = vars
             .iter()
@@ -165,20 +164,9 @@ impl Network {
             .map(|(name, var)| (name.clone(), var.shallow_clone()))
             .collect();
         randomise(&hidden, seed)?;
-        for (name, var) in &vars {
-            let mut dst = var.shallow_clone();
-            tch::no_grad(|| -> Result<(), tch::TchError> {
-                match ours.get(name) {
-                    Some(_) if fresh_table && name == "codebook.weight" => {
-                        let _ = dst.f_zero_()?;
-                    }
-                    Some(src) => {
-                        dst.f_copy_(&src.to_kind(Kind::Float).to_device(Device::Cpu))?;
-                    }
-                    None => {}
-                }
-                Ok(())
-            })?;
+        if fresh_table {
+            let mut table = vars["codebook.weight"].shallow_clone();
+            let _ = tch::no_grad(|| table.f_zero_())?;
         }
         Ok(net)
     }

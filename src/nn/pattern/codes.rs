@@ -51,8 +51,7 @@ fn tables() -> &'static Tables {
                 side.push(byte as u8);
             }
         }
-        let next = side.len();
-        debug_assert_eq!(next, SIDE_KINDS);
+        debug_assert_eq!(side.len(), SIDE_KINDS);
         let mut pair = vec![0u16; 256 * 256];
         for a in 0..256usize {
             for b in 0..256usize {
