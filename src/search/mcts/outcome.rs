@@ -198,6 +198,39 @@ pub fn root_eval(root: &Node, best: Option<usize>) -> Eval {
     }
 }
 
+/// The `n` most visited moves of `node` as `x,y prior visits score`, the score for the player
+/// choosing them (`-` unvisited), each followed by its own three most visited answers in
+/// brackets: the debug log's account of why the search preferred its move.
+pub fn root_summary(node: &Node, board: &Board, n: usize) -> String {
+    let line = |node: &Node, i: usize| {
+        let edge = &node.edges()[i];
+        let score = edge_value(node, i).map_or("-".to_string(), |v| format!("{:.3}", v.score(0.5)));
+        format!(
+            "{} {:.3} {} {score}",
+            board.point(edge.mv()),
+            edge.prior(),
+            visits(node, i)
+        )
+    };
+    most_visited(node, n)
+        .map(|i| {
+            let answers: String = node.child(i).map_or(String::new(), |c| {
+                most_visited(c, 3)
+                    .map(|j| format!(" [{}]", line(c, j)))
+                    .collect()
+            });
+            format!("{}{answers}", line(node, i))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn most_visited(node: &Node, n: usize) -> impl Iterator<Item = usize> {
+    let mut order: Vec<usize> = (0..node.edges().len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(visits(node, i)));
+    order.into_iter().take(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +255,18 @@ mod tests {
             }
         }
         root
+    }
+
+    #[test]
+    fn the_summary_lists_the_most_visited_moves_first() {
+        let board = Board::new(15, 15, crate::game::Rule::Freestyle).unwrap();
+        let root = root_with(&[(5, 0.5, None), (40, 0.25, None), (0, 0.0, None)]);
+        let summary = root_summary(&root, &board, 2);
+        let (first, second) = (board.point(101), board.point(100));
+        assert_eq!(
+            summary,
+            format!("{first} 0.333 40 0.250, {second} 0.333 5 0.500")
+        );
     }
 
     #[test]

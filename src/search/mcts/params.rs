@@ -53,6 +53,10 @@ pub struct MctsParams {
     /// playout plays the move and evaluates the position after it, as the alpha-beta extends
     /// forced replies.
     pub extend_forced: bool,
+    /// From this many visits on (0: never), the PUCT choice values a child by the opponent's
+    /// best answer below it, among those with an eighth of its visits, where that is worse for
+    /// us than the child's mean: a refutation found late counts at once.
+    pub minimax_visits: u32,
     /// Dirichlet noise on the root priors (self-play only).
     pub root_noise: Option<RootNoise>,
     /// Self-play only: a Gumbel root shares out a search under a playout limit (`gumbel`).
@@ -81,6 +85,7 @@ impl Default for MctsParams {
             threat_stages: false,
             tree_vct_nodes: 0,
             extend_forced: false,
+            minimax_visits: 0,
             root_noise: None,
             gumbel: None,
             classical_prior_sharpness: 1.0,

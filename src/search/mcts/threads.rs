@@ -456,6 +456,22 @@ fn node_value(node: &Node) -> Wdl {
     node.mean().map_or(Wdl::new(0.5, 0.0, 0.5), |m| m.flip())
 }
 
+/// The score, for the player who moved into `c`, of the opponent's best answer among those
+/// with at least an eighth of `c`'s visits (1 when none has).
+fn best_answer_score(c: &Node, dw: f32) -> f32 {
+    let floor = (c.visits() / 8).max(1);
+    let mut worst = 1.0f32;
+    for g in (0..c.children_end()).filter_map(|i| c.child(i)) {
+        let n = g.visits();
+        if n < floor || g.proof().is_some() {
+            continue;
+        }
+        let (w, d) = g.sums();
+        worst = worst.min(1.0 - (w + (1.0 - dw) * d) / n as f32);
+    }
+    worst
+}
+
 /// The PUCT choice among `node`'s edges; `existing_only` skips edges without a child node.
 pub(crate) fn select(
     node: &Node,
@@ -494,7 +510,12 @@ pub(crate) fn select(
                     None if n + vl == 0 => fpu,
                     None => {
                         let (w, d) = c.sums();
-                        (w + dw * d) / (n as f32 + params.virtual_loss * vl as f32)
+                        let q = (w + dw * d) / (n as f32 + params.virtual_loss * vl as f32);
+                        if params.minimax_visits > 0 && n >= params.minimax_visits {
+                            q.min(best_answer_score(c, dw))
+                        } else {
+                            q
+                        }
                     }
                     // The opponent is lost there: nothing beats it (the node's own proof follows).
                     Some(Proof::Loss(_)) => return Some(i),
@@ -604,6 +625,54 @@ mod tests {
         child(&node, 1).set_proof(Proof::Draw);
         assert!(update_proof(&node));
         assert_eq!(node.proof(), Some(Proof::Draw));
+    }
+
+    /// Records `n` visits of value `win` (for the player who moved into `node`).
+    fn visit(node: &Node, n: u32, win: f32) {
+        for _ in 0..n {
+            node.add_in_flight();
+            node.record(Wdl::new(win, 0.0, 1.0 - win));
+        }
+    }
+
+    #[test]
+    fn a_refutation_found_late_counts_once_the_move_is_well_searched() {
+        // Move 0 looks better on average (0.6 against 0.5), but below it the opponent's
+        // second answer, searched a third of the time, wins 80 % for it: 0.2 for us.
+        let root = expanded(2);
+        let (a, b) = (child(&root, 0), child(&root, 1));
+        assert!(a.try_begin_expansion());
+        a.finish_expansion(Some(vec![Edge::new(0, 0.5), Edge::new(1, 0.5)].into()));
+        visit(child(a, 0), 200, 0.2);
+        visit(child(a, 1), 100, 0.8);
+        visit(a, 300, 0.6);
+        visit(b, 300, 0.5);
+        visit(&root, 600, 0.5);
+        let mut params = MctsParams {
+            exploration: 0.1,
+            ..MctsParams::default()
+        };
+        assert_eq!(select(&root, &params, &[], true), Some(0), "the mean alone");
+        params.minimax_visits = 300;
+        assert_eq!(
+            select(&root, &params, &[], true),
+            Some(1),
+            "the answer below counts"
+        );
+        params.minimax_visits = 301;
+        assert_eq!(
+            select(&root, &params, &[], true),
+            Some(0),
+            "not yet searched enough"
+        );
+        // An answer with less than an eighth of the move's visits is not trusted.
+        assert!((best_answer_score(a, 0.5) - 0.2).abs() < 1e-3);
+        visit(child(a, 0), 800, 0.2);
+        visit(a, 800, 0.6);
+        assert!(
+            (best_answer_score(a, 0.5) - 0.8).abs() < 1e-3,
+            "only the first answer counts"
+        );
     }
 
     /// The move of the edge `select` picks.
