@@ -28,6 +28,7 @@ import argparse
 import importlib.util
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -54,7 +55,7 @@ def collect(args):
         out.write(f"# the first {args.moves} moves of {args.player} in each game of: "
                   f"{' '.join(os.path.basename(r) for r in args.runs)}\n")
         for run in args.runs:
-            rule = int(ds.re.search(r"--rule (\d+)", open(f"{run}/command.txt").read()).group(1))
+            rule = int(re.search(r"--rule (\d+)", open(f"{run}/command.txt").read()).group(1))
             for props, moves, opening in ds.sgf_games(f"{run}/games.sgf"):
                 black = props.get("PB") == args.player
                 taken = 0

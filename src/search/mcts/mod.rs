@@ -362,13 +362,12 @@ impl Thinker for MctsThinker {
             tree_limit: limit,
         };
         drop(search);
-        if log::log_enabled!(log::Level::Debug) {
-            log::debug!(
-                "{}: root moves {}",
-                self.name,
-                outcome::root_summary(root, board, 8)
-            );
-        }
+        // The macro builds the summary only when debug lines are logged.
+        log::debug!(
+            "{}: root moves {}",
+            self.name,
+            outcome::root_summary(root, board, 8)
+        );
         log::debug!(
             "{}: {stats:?}; verification: {} checks, {} proofs, {:?}",
             self.name,

@@ -462,12 +462,9 @@ fn best_answer_score(c: &Node, dw: f32) -> f32 {
     let floor = (c.visits() / 8).max(1);
     let mut worst = 1.0f32;
     for g in (0..c.children_end()).filter_map(|i| c.child(i)) {
-        let n = g.visits();
-        if n < floor || g.proof().is_some() {
-            continue;
+        if g.visits() >= floor && g.proof().is_none() {
+            worst = worst.min(node_value(g).score(dw));
         }
-        let (w, d) = g.sums();
-        worst = worst.min(1.0 - (w + (1.0 - dw) * d) / n as f32);
     }
     worst
 }
