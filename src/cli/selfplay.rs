@@ -69,6 +69,14 @@ pub struct SelfplayArgs {
     /// Default 0: the MCTS's own root and its visits as the target.
     #[arg(long, default_value_t = 0)]
     pub gumbel: usize,
+    /// The first this many searched moves of each game (out of its opening) are searched to
+    /// --deep-nodes playouts instead of --nodes: the moves right after the opening decide most
+    /// games, so their targets get a deeper search. Default 0: none.
+    #[arg(long, default_value_t = 0)]
+    pub deep_moves: usize,
+    /// Playouts of those deep searches.
+    #[arg(long)]
+    pub deep_nodes: Option<u64>,
     /// Games per shard file before a new one is opened.
     #[arg(long, default_value_t = 1000)]
     pub games_per_shard: usize,
@@ -109,6 +117,8 @@ pub fn run(args: &SelfplayArgs, config: &Config, out: &mut dyn Write) -> Result<
             policy_target: spec.policy_target(),
             playout_cap,
             prune_visits: args.prune_visits,
+            deep_moves: args.deep_moves,
+            deep_nodes: args.deep_nodes,
             ..args.game.play_options()
         },
         opening: args.game.opening(),

@@ -85,6 +85,12 @@ pub struct PlayOptions {
     /// visits leave the target (the most visited move always stays), so that the visits that
     /// root noise forced onto weak moves are not learnt as policy. 0: the visits as they are.
     pub prune_visits: u32,
+    /// The first this many searched moves of a game (out of its opening) are searched to
+    /// `deep_nodes` playouts instead of `max_nodes`: the moves right after the opening decide
+    /// most games, so their targets get the deeper search (0: none).
+    pub deep_moves: usize,
+    /// Playout limit of those deep searches.
+    pub deep_nodes: Option<u64>,
 }
 
 /// Playout cap randomization: each move is a full search with probability `full_share`
@@ -113,6 +119,8 @@ impl Default for PlayOptions {
             max_moves: None,
             playout_cap: None,
             prune_visits: 0,
+            deep_moves: 0,
+            deep_nodes: None,
         }
     }
 }
@@ -135,6 +143,11 @@ impl PlayOptions {
                 self.temperature
             )));
         }
+        if self.deep_moves > 0 && self.deep_nodes.is_none_or(|n| n == 0) {
+            return Err(TrainError::Config(
+                "deep opening searches need a playout count above 0".into(),
+            ));
+        }
         if let Some(cap) = self.playout_cap {
             if !(cap.full_share > 0.0 && cap.full_share <= 1.0) {
                 return Err(TrainError::Config(format!(
@@ -151,8 +164,9 @@ impl PlayOptions {
         Ok(())
     }
 
-    /// The limits of a full search, or of a cheap one.
-    fn limits(&self, full: bool) -> Limits {
+    /// The limits of a full search, or of a cheap one, as the game's `searched`-th searched
+    /// move (from 0).
+    fn limits(&self, full: bool, searched: usize) -> Limits {
         let movetime = match self.playout_cap {
             Some(cap) if !full && cap.cheap_movetime_ms > 0 => cap.cheap_movetime_ms,
             _ => self.movetime_ms,
@@ -164,6 +178,7 @@ impl PlayOptions {
         };
         limits.max_nodes = match self.playout_cap {
             Some(cap) if !full => Some(cap.cheap_nodes),
+            _ if searched < self.deep_moves => self.deep_nodes,
             _ => self.max_nodes,
         };
         limits
@@ -315,7 +330,7 @@ pub fn play_game<R: Rng>(
         let request = ThinkRequest {
             board: board.clone(),
             blocked: Vec::new(),
-            limits: options.limits(full),
+            limits: options.limits(full, searched),
         };
         let answer = thinker.think(&request, stop);
         if stop.load(Ordering::Relaxed) {
@@ -613,8 +628,8 @@ mod tests {
             }),
             ..options.clone()
         };
-        assert!(timed.limits(false).hard.is_some() && timed.limits(true).hard.is_none());
-        assert!(options.limits(false).hard.is_none());
+        assert!(timed.limits(false, 0).hard.is_some() && timed.limits(true, 0).hard.is_none());
+        assert!(options.limits(false, 0).hard.is_none());
         let share = samples as f64 / searched as f64;
         assert!((0.1..0.45).contains(&share), "{samples} of {searched}");
 
@@ -627,7 +642,7 @@ mod tests {
         let b = a.clone();
         assert!(plain.draw_full(&mut a));
         assert_eq!(a.gen::<u64>(), b.clone().gen::<u64>());
-        assert_eq!(plain.limits(true).max_nodes, Some(800));
+        assert_eq!(plain.limits(true, 0).max_nodes, Some(800));
         // A cap of share 1 searches everything in full.
         let all = PlayOptions {
             playout_cap: Some(PlayoutCap {
@@ -649,6 +664,39 @@ mod tests {
             };
             assert!(o.validate().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_first_moves_out_of_the_opening_get_the_deep_searches() {
+        let options = PlayOptions {
+            movetime_ms: 0,
+            max_nodes: Some(800),
+            deep_moves: 3,
+            deep_nodes: Some(8000),
+            ..PlayOptions::default()
+        };
+        assert!(options.validate().is_ok());
+        let nodes: Vec<Option<u64>> = (0..5).map(|i| options.limits(true, i).max_nodes).collect();
+        assert_eq!(
+            nodes,
+            [Some(8000), Some(8000), Some(8000), Some(800), Some(800)]
+        );
+        // A cheap search stays cheap, deep or not.
+        let capped = PlayOptions {
+            playout_cap: Some(PlayoutCap {
+                full_share: 0.5,
+                cheap_nodes: 100,
+                cheap_movetime_ms: 0,
+            }),
+            ..options.clone()
+        };
+        assert_eq!(capped.limits(false, 0).max_nodes, Some(100));
+        assert_eq!(capped.limits(true, 0).max_nodes, Some(8000));
+        let without = PlayOptions {
+            deep_nodes: None,
+            ..options
+        };
+        assert!(without.validate().is_err());
     }
 
     #[test]
