@@ -71,7 +71,8 @@ pub struct SelfplayArgs {
     pub gumbel: usize,
     /// The first this many searched moves of each game (out of its opening) are searched to
     /// --deep-nodes playouts instead of --nodes: the moves right after the opening decide most
-    /// games, so their targets get a deeper search. Default 0: none.
+    /// games, so their targets get a deeper search (a --movetime still bounds them; a cheap
+    /// search of --full-share stays cheap). Default 0: none.
     #[arg(long, default_value_t = 0)]
     pub deep_moves: usize,
     /// Playouts of those deep searches.
