@@ -93,6 +93,7 @@ pub struct SearchConfig {
     pub threat_stages: bool,
     pub tree_vct_nodes: u64,
     pub extend_forced: bool,
+    pub transpositions: bool,
     pub minimax_visits: u32,
     pub selfplay_noise: bool,
     pub dirichlet_alpha: f64,

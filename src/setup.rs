@@ -36,6 +36,7 @@ pub fn mcts_params(config: &Config) -> MctsParams {
         threat_stages: s.threat_stages,
         tree_vct_nodes: s.tree_vct_nodes,
         extend_forced: s.extend_forced,
+        transpositions: s.transpositions,
         minimax_visits: s.minimax_visits,
         root_noise: s.selfplay_noise.then_some(self_play_noise(config)),
         gumbel: None,

@@ -19,6 +19,7 @@ mod outcome;
 mod params;
 mod tactics;
 mod threads;
+mod transpositions;
 mod tree;
 mod verify;
 
@@ -37,6 +38,7 @@ use super::think::{ProgressSink, SearchInfo, Style, ThinkRequest, ThinkResult, T
 use crate::game::{Board, Point};
 use node::Expansion;
 use threads::{SearchThread, SharedSearch};
+use transpositions::Transpositions;
 use tree::Tree;
 
 /// How often the thread that runs the limits checks the expensive ones.
@@ -44,6 +46,11 @@ const MONITOR_EVERY: Duration = Duration::from_millis(2);
 /// Under a match clock, the smart stop ends a search no sooner than this share of its target:
 /// the share of the clock is planned to be spent, and the saved time was seldom used later.
 const SETTLE_NO_SOONER: f64 = 0.8;
+/// The table of transpositions takes this fraction of the tree's budget (a slot of 16 bytes for
+/// about every 16 bytes of nodes and edges; a node with its moves takes 200 or more)...
+const TRANSPOSITION_SHARE: u64 = 16;
+/// ... and never more than this (2^20 slots).
+const TRANSPOSITION_CAP_BYTES: u64 = 16 << 20;
 /// How often a running search reports its progress (when someone listens).
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
@@ -56,6 +63,8 @@ pub struct SearchStats {
     pub playouts: u64,
     /// Playouts taken back because another thread was expanding their leaf.
     pub collisions: u64,
+    /// Expansions that took the moves and value of a node reached by another move order.
+    pub transposed: u64,
     /// Deepest playout, in plies from the root.
     pub max_depth: u32,
     pub threads: usize,
@@ -280,7 +289,14 @@ impl Thinker for MctsThinker {
         let started = Instant::now();
         let board = &request.board;
         let exclude = excluded_indices(board, &request.blocked);
-        let limit = self.tree_limit(&request.limits);
+        let mut limit = self.tree_limit(&request.limits);
+        // The table of transpositions takes its bytes from the tree's budget.
+        let table_bytes = if self.params.transpositions {
+            (limit / TRANSPOSITION_SHARE).min(TRANSPOSITION_CAP_BYTES)
+        } else {
+            0
+        };
+        limit -= table_bytes;
         let tree = match self.tree.take() {
             Some(mut t) => {
                 t.advance(board, exclude);
@@ -302,6 +318,9 @@ impl Thinker for MctsThinker {
             self.tactics.as_deref(),
         );
         search.refinement = self.evaluator.refinement();
+        if table_bytes > 0 {
+            search.transpositions = Transpositions::with_bytes(table_bytes);
+        }
         let reads_twos = self.evaluator.reads_twos();
         let mut main = SearchThread::new(self.evaluator.leaf_evaluator(), board, reads_twos);
         if tree.root().expansion() != Expansion::Expanded {
@@ -355,6 +374,7 @@ impl Thinker for MctsThinker {
             reused_visits,
             playouts,
             collisions: search.collisions.load(Ordering::Relaxed),
+            transposed: search.transposed.load(Ordering::Relaxed),
             max_depth,
             threads,
             elapsed,

@@ -53,6 +53,10 @@ pub struct MctsParams {
     /// playout plays the move and evaluates the position after it, as the alpha-beta extends
     /// forced replies.
     pub extend_forced: bool,
+    /// A position reached again by another order of moves takes its moves, priors and value
+    /// from the node expanded first (`transpositions`) instead of a fresh analysis and
+    /// evaluation.
+    pub transpositions: bool,
     /// From this many visits on (0: never), the PUCT choice values a child by the opponent's
     /// best answer below it, among those with an eighth of its visits, where that is worse for
     /// us than the child's mean: a refutation found late counts at once.
@@ -85,6 +89,7 @@ impl Default for MctsParams {
             threat_stages: false,
             tree_vct_nodes: 0,
             extend_forced: false,
+            transpositions: false,
             minimax_visits: 0,
             root_noise: None,
             gumbel: None,

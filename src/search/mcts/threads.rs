@@ -8,6 +8,7 @@ use super::movegen::Analysis;
 use super::node::{edges_bytes, Edge, Expansion, MemoryBudget, Node, Proof};
 use super::params::MctsParams;
 use super::tactics::{KnownThreats, TacticalCheck};
+use super::transpositions::Transpositions;
 use super::tree::Tree;
 use crate::game::Board;
 use crate::search::evaluator::{Leaf, LeafEvaluator, Refinement, Wdl};
@@ -37,6 +38,10 @@ pub(crate) struct SharedSearch<'a> {
     pub max_depth: AtomicU32,
     /// When busy nodes get the evaluator's second opinion (`None`: never).
     pub refinement: Option<Refinement>,
+    /// The expanded nodes by position, for positions reached again (empty: not shared).
+    pub transpositions: Transpositions,
+    /// Expansions that took a transposed node's moves and value.
+    pub transposed: AtomicU64,
 }
 
 impl<'a> SharedSearch<'a> {
@@ -60,6 +65,8 @@ impl<'a> SharedSearch<'a> {
             collisions: AtomicU64::new(0),
             max_depth: AtomicU32::new(0),
             refinement: None,
+            transpositions: Transpositions::none(),
+            transposed: AtomicU64::new(0),
         }
     }
 
@@ -286,6 +293,12 @@ impl<'t> SearchThread<'t> {
     /// in place and the playout goes on to the position after it.
     fn expand(&mut self, node: &Node, s: &SharedSearch<'t>) -> Option<Wdl> {
         let is_root = self.path.len() == 1;
+        let hash = self.board.hash();
+        if !is_root {
+            if let Some(value) = self.expand_from_transposition(node, s, hash) {
+                return Some(value);
+            }
+        }
         let exclude: &[usize] = if is_root { s.tree.exclude() } else { &[] };
         let analysis = &mut self.analysis;
         let mut proof = None;
@@ -366,9 +379,50 @@ impl<'t> SearchThread<'t> {
                 .map(|(&m, &p)| Edge::new(m, p))
                 .collect();
             node.finish_expansion(Some(edges));
+            if !is_root {
+                s.transpositions.insert(hash, node);
+            }
         } else {
             node.finish_expansion(None);
         }
+        Some(value)
+    }
+
+    /// Expands `node` as a copy of the node expanded earlier for the same position (reached by
+    /// another order of moves): its moves with their priors, its proof, and its mean as the
+    /// leaf's value, a better estimate than a fresh evaluation once it has been searched.
+    /// `None` where there is no such node or it cannot stand in (not yet visited, or a forced
+    /// reply that `extend_forced` plays through).
+    fn expand_from_transposition(
+        &mut self,
+        node: &Node,
+        s: &SharedSearch<'t>,
+        hash: u64,
+    ) -> Option<Wdl> {
+        let src = s.transpositions.get(hash)?;
+        if std::ptr::eq(src, node) || src.expansion() != Expansion::Expanded {
+            return None;
+        }
+        let proof = src.proof();
+        let edges = src.edges();
+        if proof.is_none() && (edges.is_empty() || (s.params.extend_forced && edges.len() == 1)) {
+            return None;
+        }
+        let value = match proof {
+            Some(p) => p.wdl(),
+            None => src.mean()?.flip(),
+        };
+        if let Some(p) = proof {
+            node.set_proof(p);
+        }
+        let bytes = edges_bytes(edges.len());
+        if edges.is_empty() || s.tree.try_reserve(bytes) {
+            let copy: Box<[Edge]> = edges.iter().map(|e| Edge::new(e.mv(), e.prior())).collect();
+            node.finish_expansion(Some(copy));
+        } else {
+            node.finish_expansion(None);
+        }
+        s.transposed.fetch_add(1, Ordering::Relaxed);
         Some(value)
     }
 
@@ -836,14 +890,17 @@ mod tests {
         assert!(!root.try_claim_refinement(), "one refinement per node");
     }
 
-    /// Uniform priors and an even value; counts the positions it is asked about that have a
-    /// single move.
+    /// Uniform priors and an even value; counts the positions it is asked about, and those that
+    /// have a single move.
     struct CountingForced {
         forced: std::sync::Arc<AtomicU32>,
+        /// Every evaluation.
+        evaluated: std::sync::Arc<AtomicU32>,
     }
 
     impl LeafEvaluator for CountingForced {
         fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl {
+            self.evaluated.fetch_add(1, Ordering::Relaxed);
             if leaf.moves.len() == 1 {
                 self.forced.fetch_add(1, Ordering::Relaxed);
             }
@@ -871,6 +928,7 @@ mod tests {
         let forced = std::sync::Arc::new(AtomicU32::new(0));
         let leaf = Box::new(CountingForced {
             forced: forced.clone(),
+            evaluated: std::sync::Arc::new(AtomicU32::new(0)),
         });
         let mut worker = SearchThread::new(leaf, &board, true);
         worker.expand_root(&search);
@@ -905,5 +963,109 @@ mod tests {
             assert_eq!(block.visits(), reply.visits(), "move {}", e.mv());
         }
         assert!(fours >= 2, "{fours} fours searched");
+    }
+
+    /// Priors that favour the same few points in every position (so that moves of one side
+    /// commute, as good shapes do) and a value near even that each position draws from its
+    /// hash; counts its evaluations.
+    struct ValuedByHash {
+        evaluated: std::sync::Arc<AtomicU32>,
+    }
+
+    impl LeafEvaluator for ValuedByHash {
+        fn evaluate(&mut self, leaf: &Leaf<'_>, priors: &mut Vec<f32>) -> Wdl {
+            self.evaluated.fetch_add(1, Ordering::Relaxed);
+            priors.clear();
+            priors.extend(
+                leaf.moves
+                    .iter()
+                    .map(|&m| (-(((m as u64 * 2_654_435_761) % 97) as f32) / 10.0).exp()),
+            );
+            let sum: f32 = priors.iter().sum();
+            priors.iter_mut().for_each(|p| *p /= sum);
+            let win = 0.4 + 0.2 * (leaf.board.hash() % 1000) as f32 / 1000.0;
+            Wdl::new(win, 0.0, 1.0 - win)
+        }
+    }
+
+    /// Evaluations asked for in `playouts` playouts from a two-stone position, the expansions
+    /// that copied a transposed node, and the search.
+    fn search_with_transpositions(on: bool, playouts: usize) -> (u32, u64, Tree) {
+        use crate::game::{Point, Rule};
+        let moves = [Point::new(7, 7), Point::new(8, 8)];
+        let board = Board::from_moves(9, 9, Rule::Freestyle, &moves).unwrap();
+        let tree = Tree::new(board.clone(), Vec::new());
+        let params = MctsParams {
+            transpositions: on,
+            ..MctsParams::default()
+        };
+        let limits = Limits::infinite(1);
+        let stop = AtomicBool::new(false);
+        let mut search = SharedSearch::new(&tree, &params, &limits, &stop, None);
+        if on {
+            search.transpositions = Transpositions::with_bytes(1 << 16);
+        }
+        let evaluated = std::sync::Arc::new(AtomicU32::new(0));
+        let leaf = Box::new(ValuedByHash {
+            evaluated: evaluated.clone(),
+        });
+        let mut worker = SearchThread::new(leaf, &board, true);
+        worker.expand_root(&search);
+        for _ in 0..playouts {
+            assert_eq!(worker.playout(&search), Playout::Done);
+        }
+        assert_eq!(worker.board, board, "every playout takes its moves back");
+        let transposed = search.transposed.load(Ordering::Relaxed);
+        drop(search);
+        (evaluated.load(Ordering::Relaxed), transposed, tree)
+    }
+
+    /// Every expanded node under `node` (the position `board`) by its position's hash: its
+    /// moves, sorted.
+    fn moves_by_position(
+        node: &Node,
+        board: &mut Board,
+        out: &mut std::collections::HashMap<u64, Vec<Vec<usize>>>,
+    ) {
+        if node.expansion() != Expansion::Expanded {
+            return;
+        }
+        let mut mv: Vec<usize> = node.edges().iter().map(Edge::mv).collect();
+        mv.sort_unstable();
+        out.entry(board.hash()).or_default().push(mv);
+        for (i, child) in node.children() {
+            board.play_unchecked(node.edges()[i].mv());
+            moves_by_position(child, board, out);
+            board.undo();
+        }
+    }
+
+    #[test]
+    fn a_position_reached_again_takes_the_first_nodes_moves_without_an_evaluation() {
+        let (plain, none, _) = search_with_transpositions(false, 3000);
+        assert_eq!(none, 0);
+        let (shared, transposed, tree) = search_with_transpositions(true, 3000);
+        assert!(transposed > 100, "{transposed} transpositions");
+        // An expansion is either evaluated or copied: the two searches expand about as often.
+        let expanded = shared + transposed as u32;
+        assert!(shared < plain, "{shared} evaluations against {plain}");
+        assert!(
+            expanded.abs_diff(plain) < plain / 20,
+            "{expanded} expansions against {plain}"
+        );
+        let mut board = tree.board().clone();
+        let mut seen = std::collections::HashMap::new();
+        moves_by_position(tree.root(), &mut board, &mut seen);
+        let repeated = seen.values().filter(|v| v.len() > 1).count();
+        assert!(
+            repeated > 10,
+            "{repeated} positions expanded more than once"
+        );
+        for lists in seen.values() {
+            assert!(
+                lists.windows(2).all(|w| w[0] == w[1]),
+                "one position, one set of moves"
+            );
+        }
     }
 }
