@@ -295,7 +295,7 @@ impl<'t> SearchThread<'t> {
         let is_root = self.path.len() == 1;
         let hash = self.board.hash();
         if !is_root {
-            if let Some(value) = self.expand_from_transposition(node, s, hash) {
+            if let Some(value) = Self::expand_from_transposition(node, s, hash) {
                 return Some(value);
             }
         }
@@ -365,25 +365,12 @@ impl<'t> SearchThread<'t> {
         if let Some(p) = proof {
             node.set_proof(p);
         }
-        let bytes = edges_bytes(moves.len());
-        let fits = if is_root {
-            s.tree.force_reserve(bytes);
-            true
-        } else {
-            moves.is_empty() || s.tree.try_reserve(bytes)
-        };
-        if fits {
-            let edges: Box<[Edge]> = moves
-                .iter()
-                .zip(&self.priors)
-                .map(|(&m, &p)| Edge::new(m, p))
-                .collect();
-            node.finish_expansion(Some(edges));
-            if !is_root {
-                s.transpositions.insert(hash, node);
-            }
-        } else {
-            node.finish_expansion(None);
+        let edges = moves
+            .iter()
+            .zip(&self.priors)
+            .map(|(&m, &p)| Edge::new(m, p));
+        if install_edges(node, s, edges, is_root) && !is_root {
+            s.transpositions.insert(hash, node);
         }
         Some(value)
     }
@@ -393,12 +380,7 @@ impl<'t> SearchThread<'t> {
     /// leaf's value, a better estimate than a fresh evaluation once it has been searched.
     /// `None` where there is no such node or it cannot stand in (not yet visited, or a forced
     /// reply that `extend_forced` plays through).
-    fn expand_from_transposition(
-        &mut self,
-        node: &Node,
-        s: &SharedSearch<'t>,
-        hash: u64,
-    ) -> Option<Wdl> {
+    fn expand_from_transposition(node: &Node, s: &SharedSearch<'t>, hash: u64) -> Option<Wdl> {
         let src = s.transpositions.get(hash)?;
         if std::ptr::eq(src, node) || src.expansion() != Expansion::Expanded {
             return None;
@@ -415,13 +397,8 @@ impl<'t> SearchThread<'t> {
         if let Some(p) = proof {
             node.set_proof(p);
         }
-        let bytes = edges_bytes(edges.len());
-        if edges.is_empty() || s.tree.try_reserve(bytes) {
-            let copy: Box<[Edge]> = edges.iter().map(|e| Edge::new(e.mv(), e.prior())).collect();
-            node.finish_expansion(Some(copy));
-        } else {
-            node.finish_expansion(None);
-        }
+        let copy = edges.iter().map(|e| Edge::new(e.mv(), e.prior()));
+        install_edges(node, s, copy, false);
         s.transposed.fetch_add(1, Ordering::Relaxed);
         Some(value)
     }
@@ -492,6 +469,25 @@ impl<'t> SearchThread<'t> {
             self.board.undo();
         }
     }
+}
+
+/// Ends the expansion of `node` with `edges` where the tree's budget has room for them (the
+/// root always has), else leaves it unexpanded; true if the edges went in.
+fn install_edges(
+    node: &Node,
+    s: &SharedSearch<'_>,
+    edges: impl ExactSizeIterator<Item = Edge>,
+    is_root: bool,
+) -> bool {
+    let bytes = edges_bytes(edges.len());
+    let fits = if is_root {
+        s.tree.force_reserve(bytes);
+        true
+    } else {
+        edges.len() == 0 || s.tree.try_reserve(bytes)
+    };
+    node.finish_expansion(fits.then(|| edges.collect()));
+    fits
 }
 
 /// The tactical check of `board`, whose move analysis (which settled the fives) found `known`.
