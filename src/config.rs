@@ -87,6 +87,7 @@ pub struct SearchConfig {
     pub hash_cap_mib: u64,
     pub smart_stop: bool,
     pub verify_threats: bool,
+    pub verify_late: f64,
     pub tree_defence: bool,
     pub three_defence: bool,
     pub vct_defence: bool,
@@ -244,6 +245,9 @@ impl Config {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(invalid(key, "must not be negative"));
             }
+        }
+        if !(0.0..1.0).contains(&s.verify_late) {
+            return Err(invalid("search.verify_late", "must be in [0, 1)"));
         }
         if !(s.tree_memory_share > 0.0 && s.tree_memory_share <= 1.0) {
             return Err(invalid("search.tree_memory_share", "must be in (0, 1]"));
@@ -413,6 +417,7 @@ mod tests {
                 "[search]\ntree_memory_share = 1.5\n",
                 "search.tree_memory_share",
             ),
+            ("[search]\nverify_late = 1.0\n", "search.verify_late"),
             ("[network]\ndevice = \"tpu\"\n", "network.device"),
             ("[network]\nmax_batch = 0\n", "network.max_batch"),
             ("[network]\nbatch_size = 3\n", "network.batch_size"),

@@ -30,6 +30,7 @@ pub fn mcts_params(config: &Config) -> MctsParams {
         tree_memory_share: s.tree_memory_share as f32,
         smart_stop: s.smart_stop,
         verify: s.verify_threats,
+        verify_late: s.verify_late as f32,
         tree_defence: s.tree_defence,
         three_defence: s.three_defence,
         vct_defence: s.vct_defence,

@@ -229,6 +229,14 @@ fn monitor(s: &SharedSearch<'_>, params: &MctsParams, board: &Board) -> Verdict 
     Verdict::Continue
 }
 
+/// When the late check of the choice begins (`verify_late`): that share of the way to the
+/// target; `None` without a target or with the check off.
+fn late_check_from(s: &SharedSearch<'_>, params: &MctsParams) -> Option<Instant> {
+    let share = params.verify_late;
+    let target = s.limits.target?;
+    (share > 0.0).then(|| s.started + target.saturating_duration_since(s.started).mul_f32(share))
+}
+
 impl MctsThinker {
     /// The search proper: `threads` threads playing out from the root until a limit, a stop or
     /// the monitor ends it; the calling thread runs `main`, checks the stop conditions and
@@ -253,9 +261,15 @@ impl MctsThinker {
             let mut reported = Instant::now();
             let progress = self.progress.as_deref();
             let tactics = self.tactics.as_deref();
+            let late = late_check_from(search, params);
             main.run(search, || {
                 if checked.elapsed() >= MONITOR_EVERY {
                     checked = Instant::now();
+                    if late.is_some_and(|t| checked >= t) {
+                        if let Some(check) = tactics {
+                            verifier.refutes_choice(search, params, check, board);
+                        }
+                    }
                     match monitor(search, params, board) {
                         Verdict::Continue => {}
                         Verdict::Finish => search.finish(),

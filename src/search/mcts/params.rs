@@ -42,6 +42,10 @@ pub struct MctsParams {
     /// At the root, where the opponent would have a VCT were it to move, search only the moves
     /// that leave it none (the solver's `vct_defences`; both searchers read it).
     pub vct_defence: bool,
+    /// From this share of the target time on (0: never), the move the search would play is
+    /// checked for the opponent's forced win (VCT) after it, each move once, as `verify` does
+    /// with the time an early stop saves; a refuted move is proven lost and the search goes on.
+    pub verify_late: f32,
     /// Below the root, expand through the threat-staged picker (`search::picker`): the exact
     /// defences of an opponent's open-four, double-four or four-three point plus our fours, and
     /// the wins in 3 and losses in 4 it proves.
@@ -86,6 +90,7 @@ impl Default for MctsParams {
             tree_defence: false,
             three_defence: false,
             vct_defence: false,
+            verify_late: 0.0,
             threat_stages: false,
             tree_vct_nodes: 0,
             extend_forced: false,

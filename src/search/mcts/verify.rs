@@ -100,13 +100,17 @@ mod tests {
     }
 
     fn think(verify: bool, oracle: &Arc<Oracle>) -> Point {
-        let p = Point::new;
-        let board =
-            Board::from_moves(15, 15, Rule::Freestyle, &[p(7, 7), p(8, 8), p(7, 8)]).unwrap();
         let params = MctsParams {
             verify,
             ..MctsParams::default()
         };
+        think_with(params, true, oracle)
+    }
+
+    fn think_with(params: MctsParams, banked: bool, oracle: &Arc<Oracle>) -> Point {
+        let p = Point::new;
+        let board =
+            Board::from_moves(15, 15, Rule::Freestyle, &[p(7, 7), p(8, 8), p(7, 8)]).unwrap();
         let sharpness = params.classical_prior_sharpness;
         let evaluator = Arc::new(crate::search::evaluator::ClassicalEvaluator::new(sharpness));
         let mut thinker = MctsThinker::new(params, evaluator);
@@ -119,7 +123,7 @@ mod tests {
                 target: Some(now + Duration::from_millis(1500)),
                 hard: Some(now + Duration::from_millis(3000)),
                 // A match clock: only then does the smart stop end a search early.
-                saved_time_banked: true,
+                saved_time_banked: banked,
                 ..Limits::infinite(1)
             },
         };
@@ -142,6 +146,33 @@ mod tests {
         // Without verification the check is never asked.
         let oracle = Arc::new(Oracle::default());
         think(false, &oracle);
+        assert!(oracle.asked.lock().is_empty());
+    }
+
+    #[test]
+    fn a_late_check_drops_a_refuted_choice_under_a_per_move_limit() {
+        // No match clock: the smart stop never ends the search, so only the late check asks.
+        let params = MctsParams {
+            verify_late: 0.5,
+            ..MctsParams::default()
+        };
+        let oracle = Arc::new(Oracle::default());
+        let chosen = think_with(params.clone(), false, &oracle);
+        let asked = oracle.asked.lock().clone();
+        assert!(!asked.is_empty());
+        assert_ne!(chosen, asked[0], "{asked:?}");
+        // Each move is asked about once.
+        let mut unique = asked.clone();
+        unique.sort_by_key(|p| (p.x, p.y));
+        unique.dedup();
+        assert_eq!(unique.len(), asked.len(), "{asked:?}");
+
+        let oracle = Arc::new(Oracle::default());
+        let off = MctsParams {
+            verify_late: 0.0,
+            ..params
+        };
+        think_with(off, false, &oracle);
         assert!(oracle.asked.lock().is_empty());
     }
 }
