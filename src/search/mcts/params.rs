@@ -94,7 +94,7 @@ impl Default for MctsParams {
             threat_stages: false,
             tree_vct_nodes: 0,
             extend_forced: false,
-            transpositions: false,
+            transpositions: true,
             minimax_visits: 0,
             root_noise: None,
             gumbel: None,
