@@ -101,6 +101,16 @@ pub struct TrainArgs {
     /// 0 (the result alone), or a resumed checkpoint's.
     #[arg(long)]
     pub value_mix: Option<f64>,
+    /// With --value-mix: the search's part is the mean of the search values of the position and
+    /// the next H positions of its game, each from the position's side to move (a short-term
+    /// average). Default 0 (the position's own), or a resumed checkpoint's.
+    #[arg(long)]
+    pub value_horizon: Option<usize>,
+    /// Leave out of each policy target the moves that got less than this share of the visits
+    /// (the most visited stays), such as the visits root noise alone sent to weak moves.
+    /// Default 0 (all kept), or a resumed checkpoint's.
+    #[arg(long)]
+    pub policy_floor: Option<f64>,
     /// Also keep a moving average of the weights with this decay per step (such as 0.999),
     /// written beside each checkpoint as OUT/ema-<step>, a network file (default: none, or a
     /// resumed checkpoint's).
@@ -212,6 +222,14 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), TrainError> {
         augment: !args.no_augment,
         value_weight: args.value_weight,
         value_mix: args.value_mix.or(prev.map(|s| s.value_mix)).unwrap_or(0.0),
+        value_horizon: args
+            .value_horizon
+            .or(prev.map(|s| s.value_horizon))
+            .unwrap_or(0),
+        policy_floor: args
+            .policy_floor
+            .or(prev.map(|s| s.policy_floor))
+            .unwrap_or(0.0),
         device: device(&args.device)?,
         lr_final: args.lr_final.or(prev.and_then(|s| s.lr_final)),
         ema: args.ema.or(prev.map(|s| s.ema)).unwrap_or(0.0),

@@ -9,7 +9,14 @@
 //! The value target is a W/D/L distribution for the side to move: the game's result, or with a
 //! value mix `w` (see [`TrainingSet::with_value_mix`]) `(1 - w) x result + w x the root search's
 //! W/D/L` for positions whose record holds a search value (shards of version 1 hold none: their
-//! target stays the result).
+//! target stays the result). With a value horizon `h` (see [`TrainingSet::with_value_horizon`])
+//! the search's part is the mean of the search values of the position and the `h` after it, each
+//! seen from the side to move at the position: a short-term average, less noisy than one search
+//! and nearer than the game's end.
+//!
+//! The policy target is the search's visit distribution; with a policy floor `f` (see
+//! [`TrainingSet::with_policy_floor`]) the entries below `f` of the visits are left out (the
+//! most visited move stays): the visits that root noise alone sent to weak moves are not learnt.
 use rand::Rng;
 use tch::Tensor;
 
@@ -44,6 +51,10 @@ pub struct TrainingSet {
     samples: Vec<(u32, u32)>,
     /// Share of the search value in the value target (0: the result alone).
     value_mix: f32,
+    /// Later positions whose search values are averaged into the search's part (0: its own).
+    value_horizon: usize,
+    /// Policy entries with a smaller share of the visits are left out (0: none).
+    policy_floor: f32,
 }
 
 impl TrainingSet {
@@ -83,6 +94,8 @@ impl TrainingSet {
             games: kept,
             samples,
             value_mix: 0.0,
+            value_horizon: 0,
+            policy_floor: 0.0,
         }
     }
 
@@ -90,6 +103,20 @@ impl TrainingSet {
     /// value (clamped to 0..=1; 0, the default, learns the result alone).
     pub fn with_value_mix(mut self, mix: f64) -> TrainingSet {
         self.value_mix = mix.clamp(0.0, 1.0) as f32;
+        self
+    }
+
+    /// The search's part of the value target averaged over the position and the `horizon`
+    /// positions after it that recorded a search value (0, the default: its own value alone).
+    pub fn with_value_horizon(mut self, horizon: usize) -> TrainingSet {
+        self.value_horizon = horizon;
+        self
+    }
+
+    /// Policy targets without the moves that got less than `floor` of the visits (the most
+    /// visited stays; 0, the default, keeps them all).
+    pub fn with_policy_floor(mut self, floor: f64) -> TrainingSet {
+        self.policy_floor = floor.clamp(0.0, 1.0) as f32;
         self
     }
 
@@ -254,18 +281,51 @@ impl TrainingSet {
         row: &mut [f32],
     ) -> [f32; 3] {
         let pos = &game.positions[ply as usize];
-        for &(p, f) in &pos.policy {
+        let top = pos.policy.iter().fold(0.0f32, |m, &(_, f)| m.max(f));
+        let floor = self.policy_floor.min(top);
+        for &(p, f) in pos.policy.iter().filter(|&&(_, f)| f >= floor) {
             let (x, y) = sym.apply(p.x as usize, p.y as usize, game.width, game.height);
             row[y * width + x] += f;
         }
         let total: f32 = row.iter().sum();
         row.iter_mut().for_each(|v| *v /= total);
+        let search = if self.value_horizon == 0 {
+            pos.value
+        } else {
+            short_term_value(game, ply as usize, self.value_horizon)
+        };
         value_target(
             game.result.wdl_index(board.side_to_move()),
-            pos.value,
+            search,
             self.value_mix,
         )
     }
+}
+
+/// The mean W/D/L of the search values recorded at `game`'s positions `ply..=ply + horizon`,
+/// each seen from the side to move at `ply` (`None` when none of them recorded one).
+pub fn short_term_value(game: &GameRecord, ply: usize, horizon: usize) -> Option<[f32; 3]> {
+    let end = (ply + horizon + 1).min(game.positions.len());
+    let mut sum = [0.0f32; 3];
+    let mut count = 0;
+    for (i, pos) in game.positions[ply..end].iter().enumerate() {
+        let Some(v) = pos.value else { continue };
+        let total: f32 = v.iter().sum();
+        if !(total > 0.0 && total.is_finite()) {
+            continue;
+        }
+        // Every other position belongs to the opponent: its win is our loss.
+        let (win, loss) = if i % 2 == 0 {
+            (v[0], v[2])
+        } else {
+            (v[2], v[0])
+        };
+        sum[0] += win / total;
+        sum[1] += v[1] / total;
+        sum[2] += loss / total;
+        count += 1;
+    }
+    (count > 0).then(|| sum.map(|s| s / count as f32))
 }
 
 /// `(1 - mix) x` the one-hot result (`result`: 0 win, 1 draw, 2 loss) `+ mix x search`, or the
@@ -450,6 +510,57 @@ mod tests {
         let wdl = Vec::<f32>::try_from(b.wdl.view([-1])).unwrap();
         assert!(wdl.iter().all(|&v| v == 0.0 || v == 1.0));
         assert_eq!(wdl.iter().sum::<f32>(), 8.0);
+    }
+
+    #[test]
+    fn a_value_horizon_averages_the_next_searches_from_the_side_to_move() {
+        let mut g = game(7, 7, GameResult::BlackWin);
+        g.positions[1].value = Some([0.2, 0.2, 0.6]);
+        g.positions[2].value = Some([0.1, 0.3, 0.6]);
+        // From white's move at ply 1: its own 0.2/0.2/0.6 and black's 0.1/0.3/0.6 turned round.
+        let v = short_term_value(&g, 1, 4).unwrap();
+        for (a, b) in v.iter().zip([0.4, 0.25, 0.35]) {
+            assert!((a - b).abs() < 1e-6, "{v:?}");
+        }
+        assert_eq!(short_term_value(&g, 1, 0), Some([0.2, 0.2, 0.6]));
+        assert_eq!(
+            short_term_value(&g, 0, 0),
+            None,
+            "an opening stone has no value"
+        );
+        // In batches, mixed half and half with black's win: white to move gets
+        // 0.5 x loss + 0.5 x (0.4, 0.25, 0.35).
+        let set = TrainingSet::new(vec![g])
+            .with_value_mix(0.5)
+            .with_value_horizon(4);
+        let b = set.pattern_batch(32, &mut StdRng::seed_from_u64(4));
+        let wdl = Vec::<f32>::try_from(b.wdl.view([-1])).unwrap();
+        let white = [0.2, 0.125, 0.675];
+        let black = [0.55, 0.15, 0.3];
+        for row in wdl.chunks(3) {
+            let near = |want: [f32; 3]| row.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6);
+            assert!(near(white) || near(black), "{row:?}");
+        }
+    }
+
+    #[test]
+    fn a_policy_floor_drops_the_rarely_visited_moves() {
+        let mut g = game(7, 7, GameResult::Draw);
+        g.positions[2].policy = vec![
+            (Point::new(4, 1), 0.6),
+            (Point::new(5, 5), 0.38),
+            (Point::new(6, 6), 0.02),
+        ];
+        g.positions[1].policy = vec![(Point::new(1, 0), 0.01), (Point::new(1, 1), 0.01)];
+        let set = TrainingSet::new(vec![g]).with_policy_floor(0.05);
+        let b = set.batch_in_order(ModelKind::Pattern, 0..2);
+        let policy = Vec::<f32>::try_from(b.policy.view([-1])).unwrap();
+        // White's two moves are both below the floor, and both its most visited: both stay.
+        assert!((policy[1] - 0.5).abs() < 1e-6 && (policy[7 + 1] - 0.5).abs() < 1e-6);
+        let black = &policy[49..];
+        assert!((black[7 + 4] - 0.6 / 0.98).abs() < 1e-6, "{black:?}");
+        assert!((black[5 * 7 + 5] - 0.38 / 0.98).abs() < 1e-6);
+        assert_eq!(black[6 * 7 + 6], 0.0);
     }
 
     #[test]

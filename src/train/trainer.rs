@@ -113,6 +113,11 @@ pub struct TrainConfig {
     pub value_weight: f64,
     /// Share of the root search's value in the value target (0: the game's result alone).
     pub value_mix: f64,
+    /// The search's part of the value target: the mean over the position and this many after it
+    /// (0: the position's own search value).
+    pub value_horizon: usize,
+    /// Policy target entries with a smaller share of the visits are left out (0: none).
+    pub policy_floor: f64,
     pub device: Device,
     /// Cosine learning-rate decay from the optimizer's `lr` at step 0 to this at `steps`
     /// (`None`: a constant rate). The rate of a step depends on the step alone, so a resumed
@@ -154,6 +159,8 @@ impl Default for TrainConfig {
             augment: true,
             value_weight: 1.0,
             value_mix: 0.0,
+            value_horizon: 0,
+            policy_floor: 0.0,
             device: Device::Cpu,
             lr_final: None,
             ema: 0.0,
@@ -181,6 +188,12 @@ pub struct TrainState {
     /// Share of the search value in the value target (absent in older checkpoints: 0).
     #[serde(default)]
     pub value_mix: f64,
+    /// Later positions averaged into the search value (absent in older checkpoints: 0).
+    #[serde(default)]
+    pub value_horizon: usize,
+    /// The policy target's floor (absent in older checkpoints: 0).
+    #[serde(default)]
+    pub policy_floor: f64,
     /// The cosine schedule's final rate (absent: constant `lr`).
     #[serde(default)]
     pub lr_final: Option<f64>,
@@ -378,6 +391,9 @@ fn validate(config: &TrainConfig) -> Result<(), TrainError> {
     if !(0.0..=1.0).contains(&config.value_mix) {
         return bad("the value mix must be 0 to 1");
     }
+    if !(0.0..1.0).contains(&config.policy_floor) {
+        return bad("the policy floor must be at least 0 and below 1");
+    }
     config.arch.validate()?;
     Ok(())
 }
@@ -402,7 +418,10 @@ fn training_set(config: &TrainConfig) -> Result<TrainingSet, TrainError> {
         }
         parts.push((games, source.weight));
     }
-    Ok(TrainingSet::weighted(parts).with_value_mix(config.value_mix))
+    Ok(TrainingSet::weighted(parts)
+        .with_value_mix(config.value_mix)
+        .with_value_horizon(config.value_horizon)
+        .with_policy_floor(config.policy_floor))
 }
 
 /// Cross-entropy of the value head's logits `[B, 3]` against the W/D/L targets `[B, 3]`, the
@@ -610,6 +629,18 @@ pub fn train(config: &TrainConfig, stop: &AtomicBool) -> Result<TrainReport, Tra
             config.value_mix,
             set.samples_with_value()
         );
+        if config.value_horizon > 0 {
+            log::info!(
+                "train: the search value averaged over each position and the {} after it",
+                config.value_horizon
+            );
+        }
+    }
+    if config.policy_floor > 0.0 {
+        log::info!(
+            "train: policy targets without the moves under {:.3} of the visits",
+            config.policy_floor
+        );
     }
     let capped = TrainConfig {
         steps: steps_within_reuse(config, set.len()),
@@ -719,6 +750,8 @@ fn save_checkpoint(
         batch: config.batch,
         value_weight: config.value_weight,
         value_mix: config.value_mix,
+        value_horizon: config.value_horizon,
+        policy_floor: config.policy_floor,
         lr_final: config.lr_final,
         ema: config.ema,
         mapping: config.mapping.unwrap_or(0),
@@ -859,6 +892,8 @@ mod tests {
             batch: 4,
             value_weight: 1.0,
             value_mix: 0.25,
+            value_horizon: 0,
+            policy_floor: 0.0,
             lr_final: Some(1e-5),
             ema: 0.0,
             mapping: 0,
