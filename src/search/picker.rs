@@ -13,7 +13,7 @@
 //!
 //! Renju: black's forbidden points are neither threats nor defences for black.
 use crate::game::{Board, Color, Threat};
-use crate::search::evaluator::NearPoint;
+use crate::search::evaluator::NearCursor;
 use crate::search::mcts::{on_a_line_within_five, Analysis, MoveGen, Proof};
 
 /// What the picker left in an [`Analysis`]'s `moves`.
@@ -76,10 +76,12 @@ impl Picker {
             return Stage::Forced;
         }
         // `a.moves` holds only legal points (renju: no forbidden point for black).
-        let mut wins = a.moves.iter().copied().filter(|&m| {
-            let t = near_threat(&a.near, m, me);
-            winning_threat(t)
-        });
+        let mut mine = NearCursor::new(&a.near);
+        let mut wins = a
+            .moves
+            .iter()
+            .copied()
+            .filter(|&m| winning_threat(mine.threat(m, me)));
         if let Some(w) = wins.next() {
             a.moves.clear();
             a.moves.push(w);
@@ -126,8 +128,9 @@ impl Picker {
         const SURE: [Threat; 3] = [Threat::OpenFour, Threat::DoubleFour, Threat::FourThree];
         const FOUR_THREE: [Threat; 3] = SURE;
         self.kept.clear();
+        let mut cursor = NearCursor::new(&a.near);
         for &m in &a.moves {
-            let mine = near_threat(&a.near, m, me);
+            let mine = cursor.threat(m, me);
             if mine >= Threat::Four {
                 self.kept.push(m);
                 continue;
@@ -159,13 +162,6 @@ impl Picker {
 }
 
 /// The threat `color` makes on the near point `idx` (every move is one of them).
-fn near_threat(near: &[NearPoint], idx: usize, color: Color) -> Threat {
-    match near.binary_search_by_key(&idx, |n| n.idx) {
-        Ok(k) => near[k].threat(color),
-        Err(_) => Threat::None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +172,27 @@ mod tests {
         let mut p: Vec<Point> = v.iter().map(|&i| board.point(i)).collect();
         p.sort_by_key(|p| (p.y, p.x));
         p
+    }
+
+    #[test]
+    fn the_near_cursor_finds_what_a_search_finds_in_any_order() {
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 9), (6, 6)] {
+            b.play(Point::new(x, y)).unwrap();
+        }
+        let mut a = Analysis::default();
+        MoveGen::default().analyse_into(&b, &[], &mut a);
+        assert!(a.near.len() > 20 && a.near.windows(2).all(|w| w[0].idx < w[1].idx));
+        let search = |i: usize| a.near.binary_search_by_key(&i, |n| n.idx).ok();
+        let all: Vec<usize> = (0..b.index_len()).collect();
+        let mut shuffled = all.clone();
+        shuffled.reverse();
+        shuffled.rotate_left(100);
+        let mut cursor = NearCursor::new(&a.near);
+        for &i in all.iter().chain(&shuffled).chain(&all) {
+            let want = search(i).map(|k| a.near[k].idx);
+            assert_eq!(cursor.get(i).map(|n| n.idx), want, "{i}");
+        }
     }
 
     #[test]

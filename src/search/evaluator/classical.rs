@@ -1,7 +1,7 @@
 //! The classical evaluator: priors from the one-ply pattern score (`one_ply::point_score`)
 //! through a softmax over the moves, value from the balance of threats and shapes.
 use super::{softmax_in_place, Evaluator, Leaf, LeafEvaluator};
-use super::{NearPoint, Wdl};
+use super::{NearCursor, NearPoint, Wdl};
 use crate::game::{Board, Color, Pattern, Threat};
 use crate::search::one_ply::{line_value, point_score_with};
 
@@ -66,10 +66,11 @@ impl ClassicalLeaf {
         }
         let me = board.side_to_move();
         let opp = me.opponent();
+        let mut cursor = NearCursor::new(near);
         priors.extend(moves.iter().map(|&m| {
-            let point = match near.binary_search_by_key(&m, |n| n.idx) {
-                Ok(k) => near[k],
-                Err(_) => NearPoint::read(board, m),
+            let point = match cursor.get(m) {
+                Some(&n) => n,
+                None => NearPoint::read(board, m),
             };
             let s = point_score_with(
                 point.patterns(me),

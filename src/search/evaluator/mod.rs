@@ -21,7 +21,7 @@ mod wdl;
 pub use classical::{ClassicalEvaluator, ClassicalLeaf};
 #[cfg(feature = "torch")]
 pub use hybrid::HybridEvaluator;
-pub use near::{threat_of, NearPoint};
+pub use near::{threat_of, NearCursor, NearPoint};
 #[cfg(feature = "torch")]
 pub use network::{load_torch_evaluator, service_config, set_cpu_threads, NetworkEvaluator};
 pub use network_settings::{NetworkSettings, RefineSettings};

@@ -1,5 +1,6 @@
 //! [`NearPoint`]: an empty point near the stones with what either colour would make there, the
-//! cheap neighbourhood static evaluators read; [`threat_of`], its fast threat classification.
+//! cheap neighbourhood static evaluators read; [`threat_of`], its fast threat classification;
+//! [`NearCursor`], a walk through a list of them in board order.
 use crate::game::{Board, Color, Pattern, Threat};
 
 /// An empty point near the stones, with what a stone of either colour would make there.
@@ -62,5 +63,39 @@ pub fn threat_of(patterns: [Pattern; 4]) -> Threat {
         0 => Threat::None,
         1 => Threat::OpenTwo,
         _ => Threat::DoubleTwo,
+    }
+}
+
+/// Reads the near points of moves that come in board order, as `near` does, with one walk
+/// through `near` instead of a search for each move (a move out of order starts the walk
+/// again).
+pub struct NearCursor<'a> {
+    near: &'a [NearPoint],
+    at: usize,
+}
+
+impl<'a> NearCursor<'a> {
+    pub fn new(near: &'a [NearPoint]) -> NearCursor<'a> {
+        NearCursor { near, at: 0 }
+    }
+
+    /// The near point of `idx`, if it is one.
+    #[inline]
+    pub fn get(&mut self, idx: usize) -> Option<&'a NearPoint> {
+        if self.at > 0 && self.near.get(self.at - 1).is_some_and(|n| n.idx >= idx) {
+            self.at = 0;
+        }
+        while self.near.get(self.at).is_some_and(|n| n.idx < idx) {
+            self.at += 1;
+        }
+        let n = self.near.get(self.at).filter(|n| n.idx == idx)?;
+        self.at += 1;
+        Some(n)
+    }
+
+    /// The threat `color` makes on `idx` (none where it is no near point).
+    #[inline]
+    pub fn threat(&mut self, idx: usize, color: Color) -> Threat {
+        self.get(idx).map_or(Threat::None, |n| n.threat(color))
     }
 }
