@@ -161,7 +161,6 @@ impl Picker {
     }
 }
 
-/// The threat `color` makes on the near point `idx` (every move is one of them).
 #[cfg(test)]
 mod tests {
     use super::*;

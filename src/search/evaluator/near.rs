@@ -82,7 +82,7 @@ impl<'a> NearCursor<'a> {
     /// The near point of `idx`, if it is one.
     #[inline]
     pub fn get(&mut self, idx: usize) -> Option<&'a NearPoint> {
-        if self.at > 0 && self.near.get(self.at - 1).is_some_and(|n| n.idx >= idx) {
+        if self.at > 0 && self.near[self.at - 1].idx >= idx {
             self.at = 0;
         }
         while self.near.get(self.at).is_some_and(|n| n.idx < idx) {
