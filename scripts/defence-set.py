@@ -23,6 +23,11 @@ announced that it was lost (`-M`), and a check of how often the brain's move kee
     python3 scripts/defence-set.py check tests/data/wins-15.txt --engine ... --oracle "..." \
         --oracle-ms 1000
 
+How the games of a run were lost, read from the opponent's own ratings (its `Eval` from its
+side, as in docs/experiments.md, "Where the games against Rapfi are lost"):
+
+    python3 scripts/defence-set.py course runs/hoshi-vs-rapfi ... --brain hoshi --opponent rapfi
+
 In a wins set (its first line `# kind: wins`) `safe` lists the moves that keep the win (the
 oracle, to move after them, announces its loss) and `losing` the moves that let it go.
 
@@ -230,6 +235,56 @@ def wins(args):
     print(f"{kept} proven positions, every {args.every} written", file=sys.stderr)
 
 
+# ---- course --------------------------------------------------------------------------------
+
+def ev_at_least(ev, bound):
+    """Whether a rating (`123`, `+M19`, `-M8`) is `bound` or better for the side that gave it."""
+    if ev.startswith("+M"):
+        return True
+    if ev.startswith("-M"):
+        return False
+    return int(ev) >= bound
+
+
+def course(args):
+    """Per run: the brain's results, and how its games went by the opponent's ratings: games
+    where the opponent saw itself behind (at most -300) or announced its loss, and among the
+    games lost without that, those the opponent rated +150 or better right after the brain's
+    first or second move out of the opening, and those with a forced win announced by ply
+    `--early-ply`."""
+    rows = ["games", "won as black", "lost as black", "won as white", "lost as white",
+            "opponent at -300 or worse", "  of those, won", "opponent announced its loss",
+            "  of those, won", "lost, the opponent never at -300",
+            "  of those, the opponent at +150 after the brain's first two moves",
+            f"  of those, a forced win announced by ply {args.early_ply}"]
+    for run in args.runs:
+        evals = final_evals(f"{run}/messages.txt", args.opponent)
+        tally = [0] * len(rows)
+        for props, moves, opening in sgf_games(f"{run}/games.sgf"):
+            brain_black = props.get("PB", "").startswith(args.brain)
+            if not brain_black and not props.get("PW", "").startswith(args.brain):
+                continue
+            result = props.get("RE", "")
+            won = result == ("B+1" if brain_black else "W+1")
+            lost = result == ("W+1" if brain_black else "B+1")
+            game = evals.get(props["GN"], {})
+            behind = any(not ev_at_least(ev, -299) for ev in game.values())
+            conceded = any(proven_loss(ev) for ev in game.values())
+            # plies are 1-based; the brain plays ply `first` after the opening and every second one
+            first = opening + (1 if (opening % 2 == 0) == brain_black else 2)
+            early = any(ev_at_least(ev, 150) for ply, ev in game.items() if first < ply < first + 4)
+            forced = [ply for ply, ev in game.items() if proven_win(ev)]
+            counts = [True, won and brain_black, lost and brain_black, won and not brain_black,
+                      lost and not brain_black, behind, behind and won, conceded,
+                      conceded and won, lost and not behind, lost and not behind and early,
+                      lost and not behind and bool(forced) and min(forced) <= args.early_ply]
+            for i, counted in enumerate(counts):
+                tally[i] += int(bool(counted))
+        print(run)
+        for row, count in zip(rows, tally):
+            print(f"  {row}: {count}")
+
+
 # ---- build ---------------------------------------------------------------------------------
 
 def build_one(args, line):
@@ -345,6 +400,11 @@ def main():
     w.add_argument("--min-plies", type=int, default=15, help="the shortest announced loss read")
     w.add_argument("--every", type=int, default=1, help="write every Nth proven position only")
     w.add_argument("--out", required=True)
+    r = sub.add_parser("course", help="how the games of match_run.py output folders went")
+    r.add_argument("runs", nargs="+")
+    r.add_argument("--brain", default="hoshi", help="the start of the brain's engine name")
+    r.add_argument("--opponent", default="rapfi", help="the engine whose ratings are read")
+    r.add_argument("--early-ply", type=int, default=14, help="a forced win announced this early")
     k = sub.add_parser("check", help="how often a brain's move is safe")
     k.add_argument("set")
     k.add_argument("--engine", required=True)
@@ -355,7 +415,8 @@ def main():
     k.add_argument("--oracle-ms", type=int, default=400)
     k.add_argument("--update", action="store_true", help="write the oracle's new verdicts back")
     args = ap.parse_args()
-    {"collect": collect, "wins": wins, "build": build, "check": check}[args.command](args)
+    {"collect": collect, "wins": wins, "build": build, "check": check,
+     "course": course}[args.command](args)
 
 
 if __name__ == "__main__":
