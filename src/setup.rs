@@ -229,7 +229,7 @@ mod tests {
         let c = Config::default();
         // The shipped network is the default, and it is in the repository.
         let shipped = network_settings(&c).expect("a default network");
-        assert_eq!(shipped.path, PathBuf::from("networks/hoshi-p32-g51"));
+        assert_eq!(shipped.path, PathBuf::from("networks/hoshi-p32-g24"));
         assert_eq!(shipped.search_threads, 4);
         assert_eq!(
             shipped.refine,

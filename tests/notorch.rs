@@ -68,11 +68,11 @@ fn first_move(config: &std::path::Path) -> (Vec<String>, String) {
 fn the_shipped_pattern_network_plays_without_libtorch() {
     let cfg = common::config_with(
         "pattern-network",
-        "[search]\nnetwork = \"networks/hoshi-p32-g51\"\n",
+        "[search]\nnetwork = \"networks/hoshi-p32-g24\"\n",
     );
     let (lines, err) = first_move(&cfg);
     assert!(
-        err.contains("evaluator: pattern hoshi-p32-g51"),
+        err.contains("evaluator: pattern hoshi-p32-g24"),
         "stderr: {err}"
     );
     assert!(!err.contains("classical evaluator"), "stderr: {err}");

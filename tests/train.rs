@@ -841,7 +841,7 @@ fn bench_measures_the_default_pattern_net_and_the_hybrid_search_of_the_residual_
             .unwrap_or_else(|| panic!("no rate: {line}"))
     };
     assert!(
-        out.contains("pattern network networks/hoshi-p32-g51"),
+        out.contains("pattern network networks/hoshi-p32-g24"),
         "{out}"
     );
     assert!(rate("evaluations along a walk") > 0.0, "{out}");
