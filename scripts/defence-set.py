@@ -28,6 +28,10 @@ side, as in docs/experiments.md, "Where the games against Rapfi are lost"):
 
     python3 scripts/defence-set.py course runs/hoshi-vs-rapfi ... --brain hoshi --opponent rapfi
 
+and two runs of the same openings compared game by game (which did better, a sign test):
+
+    python3 scripts/defence-set.py pairs --a runs/A-freestyle runs/A-renju --b runs/B-freestyle runs/B-renju
+
 In a wins set (its first line `# kind: wins`) `safe` lists the moves that keep the win (the
 oracle, to move after them, announces its loss) and `losing` the moves that let it go.
 
@@ -43,6 +47,7 @@ import subprocess
 import sys
 import time
 import functools
+import math
 import multiprocessing
 
 Position = collections.namedtuple("Position", "rule size moves safe losing")
@@ -246,43 +251,79 @@ def ev_at_least(ev, bound):
     return int(ev) >= bound
 
 
+def brain_result(props, brain):
+    """(brain plays black, brain won, brain lost) of an SGF game, or None when `brain` (the start
+    of an engine name) plays neither side."""
+    black = props.get("PB", "").startswith(brain)
+    if not black and not props.get("PW", "").startswith(brain):
+        return None
+    result = props.get("RE", "")
+    return black, result == ("B+1" if black else "W+1"), result == ("W+1" if black else "B+1")
+
+
 def course(args):
     """Per run: the brain's results, and how its games went by the opponent's ratings: games
     where the opponent saw itself behind (at most -300) or announced its loss, and among the
     games lost without that, those the opponent rated +150 or better right after the brain's
     first or second move out of the opening, and those with a forced win announced by ply
     `--early-ply`."""
-    rows = ["games", "won as black", "lost as black", "won as white", "lost as white",
-            "opponent at -300 or worse", "  of those, won", "opponent announced its loss",
-            "  of those, won", "lost, the opponent never at -300",
-            "  of those, the opponent at +150 after the brain's first two moves",
-            f"  of those, a forced win announced by ply {args.early_ply}"]
     for run in args.runs:
         evals = final_evals(f"{run}/messages.txt", args.opponent)
-        tally = [0] * len(rows)
+        rows, tally = [], []
         for props, moves, opening in sgf_games(f"{run}/games.sgf"):
-            brain_black = props.get("PB", "").startswith(args.brain)
-            if not brain_black and not props.get("PW", "").startswith(args.brain):
+            result = brain_result(props, args.brain)
+            if result is None:
                 continue
-            result = props.get("RE", "")
-            won = result == ("B+1" if brain_black else "W+1")
-            lost = result == ("W+1" if brain_black else "B+1")
+            black, won, lost = result
             game = evals.get(props["GN"], {})
             behind = any(not ev_at_least(ev, -299) for ev in game.values())
             conceded = any(proven_loss(ev) for ev in game.values())
             # plies are 1-based; the brain plays ply `first` after the opening and every second one
-            first = opening + (1 if (opening % 2 == 0) == brain_black else 2)
+            first = opening + (1 if (opening % 2 == 0) == black else 2)
             early = any(ev_at_least(ev, 150) for ply, ev in game.items() if first < ply < first + 4)
             forced = [ply for ply, ev in game.items() if proven_win(ev)]
-            counts = [True, won and brain_black, lost and brain_black, won and not brain_black,
-                      lost and not brain_black, behind, behind and won, conceded,
-                      conceded and won, lost and not behind, lost and not behind and early,
-                      lost and not behind and bool(forced) and min(forced) <= args.early_ply]
-            for i, counted in enumerate(counts):
+            unseen = lost and not behind
+            counts = [
+                ("games", True),
+                ("won as black", won and black), ("lost as black", lost and black),
+                ("won as white", won and not black), ("lost as white", lost and not black),
+                ("opponent at -300 or worse", behind), ("  of those, won", behind and won),
+                ("opponent announced its loss", conceded), ("  of those, won", conceded and won),
+                ("lost, the opponent never at -300", unseen),
+                ("  of those, the opponent at +150 after the brain's first two moves",
+                 unseen and early),
+                (f"  of those, a forced win announced by ply {args.early_ply}",
+                 unseen and bool(forced) and min(forced) <= args.early_ply),
+            ]
+            if not tally:
+                rows, tally = [row for row, _ in counts], [0] * len(counts)
+            for i, (_, counted) in enumerate(counts):
                 tally[i] += int(bool(counted))
         print(run)
         for row, count in zip(rows, tally):
             print(f"  {row}: {count}")
+
+
+def pairs(args):
+    """Two runs of the same openings (two builds or nets against one opponent): per game (the
+    same opening, the brain on the same colour), which did better, and a two-sided sign test."""
+    def scores(run):
+        out = {}
+        for props, moves, opening in sgf_games(f"{run}/games.sgf"):
+            result = brain_result(props, args.brain)
+            if result is not None:
+                black, won, lost = result
+                out[(tuple(moves[:opening]), black)] = 1 if won else 0 if lost else 0.5
+        return out
+    better = [0, 0]
+    for run_a, run_b in zip(args.a, args.b):
+        a, b = scores(run_a), scores(run_b)
+        for game in a.keys() & b.keys():
+            if a[game] != b[game]:
+                better[a[game] < b[game]] += 1
+    n, k = sum(better), min(better)
+    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
+    print(f"better for A: {better[0]}, for B: {better[1]}; two-sided sign test p = {p:.3f}")
 
 
 # ---- build ---------------------------------------------------------------------------------
@@ -405,6 +446,10 @@ def main():
     r.add_argument("--brain", default="hoshi", help="the start of the brain's engine name")
     r.add_argument("--opponent", default="rapfi", help="the engine whose ratings are read")
     r.add_argument("--early-ply", type=int, default=14, help="a forced win announced this early")
+    q = sub.add_parser("pairs", help="two runs of the same openings compared game by game")
+    q.add_argument("--a", nargs="+", required=True, help="run folders of A")
+    q.add_argument("--b", nargs="+", required=True, help="run folders of B, in the same order")
+    q.add_argument("--brain", default="hoshi", help="the start of the brain's engine name")
     k = sub.add_parser("check", help="how often a brain's move is safe")
     k.add_argument("set")
     k.add_argument("--engine", required=True)
@@ -416,7 +461,7 @@ def main():
     k.add_argument("--update", action="store_true", help="write the oracle's new verdicts back")
     args = ap.parse_args()
     {"collect": collect, "wins": wins, "build": build, "check": check,
-     "course": course}[args.command](args)
+     "course": course, "pairs": pairs}[args.command](args)
 
 
 if __name__ == "__main__":
