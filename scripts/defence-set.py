@@ -32,6 +32,11 @@ and two runs of the same openings compared game by game (which did better, a sig
 
     python3 scripts/defence-set.py pairs --a runs/A-freestyle runs/A-renju --b runs/B-freestyle runs/B-renju
 
+How far a brain's own ratings can be trusted: its expected score by its `ev` against the score
+it went on to make, per colour:
+
+    python3 scripts/defence-set.py calibration runs/hoshi-vs-rapfi ... --brain hoshi
+
 In a wins set (its first line `# kind: wins`) `safe` lists the moves that keep the win (the
 oracle, to move after them, announces its loss) and `losing` the moves that let it go.
 
@@ -157,14 +162,15 @@ def sgf_games(path):
 
 
 def final_evals(path, name):
-    """Per game id, per ply: the last eval `name` printed while choosing that ply's move."""
+    """Per game id, per ply: the last eval `name` printed while choosing that ply's move (Rapfi's
+    `Eval`, Hoshi's `ev`)."""
     evals, game = collections.defaultdict(dict), None
     for line in open(path, errors="replace"):
         m = re.match(r"Game ID: (\d+)", line)
         if m:
             game = m.group(1)
             continue
-        m = re.match(rf"(\d+)\) {re.escape(name)}: .*Eval ([+-]?M?\d+)", line)
+        m = re.match(rf"(\d+)\) {re.escape(name)}: .*(?:Eval| ev) ([+-]?M?\d+)", line)
         if m and game is not None:
             evals[game][int(m.group(1))] = m.group(2)
     return evals
@@ -326,6 +332,34 @@ def pairs(args):
     print(f"better for A: {better[0]}, for B: {better[1]}; two-sided sign test p = {p:.3f}")
 
 
+def calibration(args):
+    """How far a brain's own ratings can be trusted: its moves from `--first` to `--last` plies
+    after the opening, binned by the expected score its `ev` gives (`1 / (1 + exp(-ev /
+    scale))`; proven results left out), against the score it went on to make, per colour."""
+    bins = collections.defaultdict(lambda: [0, 0.0, 0.0])
+    for run in args.runs:
+        evals = final_evals(f"{run}/messages.txt", args.brain)
+        for props, moves, opening in sgf_games(f"{run}/games.sgf"):
+            result = brain_result(props, args.brain)
+            if result is None:
+                continue
+            black, won, lost = result
+            score = 1.0 if won else 0.0 if lost else 0.5
+            for ply, ev in evals.get(props["GN"], {}).items():
+                if "M" in ev or not args.first <= ply - opening <= args.last:
+                    continue
+                expected = 1 / (1 + math.exp(-int(ev) / args.scale))
+                row = bins[(not black, min(int(expected * args.bins), args.bins - 1))]
+                row[0] += 1
+                row[1] += expected
+                row[2] += score
+    width = 100 // args.bins
+    print("colour  expected score   moves  mean expected  scored")
+    for (white, b), (n, expected, scored) in sorted(bins.items()):
+        print(f"{'white' if white else 'black'}   {b * width:3d}-{b * width + width:3d} %   "
+              f"{n:6d}  {expected / n:13.2f}  {scored / n:6.2f}")
+
+
 # ---- build ---------------------------------------------------------------------------------
 
 def build_one(args, line):
@@ -450,6 +484,13 @@ def main():
     q.add_argument("--a", nargs="+", required=True, help="run folders of A")
     q.add_argument("--b", nargs="+", required=True, help="run folders of B, in the same order")
     q.add_argument("--brain", default="hoshi", help="the start of the brain's engine name")
+    e = sub.add_parser("calibration", help="a brain's ratings against the results it made")
+    e.add_argument("runs", nargs="+")
+    e.add_argument("--brain", default="hoshi", help="the brain's engine name in the run")
+    e.add_argument("--scale", type=float, default=400.0, help="ev = scale ln(s / (1 - s))")
+    e.add_argument("--first", type=int, default=1, help="first ply after the opening read")
+    e.add_argument("--last", type=int, default=30, help="last ply after the opening read")
+    e.add_argument("--bins", type=int, default=5)
     k = sub.add_parser("check", help="how often a brain's move is safe")
     k.add_argument("set")
     k.add_argument("--engine", required=True)
@@ -461,7 +502,7 @@ def main():
     k.add_argument("--update", action="store_true", help="write the oracle's new verdicts back")
     args = ap.parse_args()
     {"collect": collect, "wins": wins, "build": build, "check": check,
-     "course": course, "pairs": pairs}[args.command](args)
+     "course": course, "pairs": pairs, "calibration": calibration}[args.command](args)
 
 
 if __name__ == "__main__":
