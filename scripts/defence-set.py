@@ -267,6 +267,11 @@ def brain_result(props, brain):
     return black, result == ("B+1" if black else "W+1"), result == ("W+1" if black else "B+1")
 
 
+def game_score(won, lost):
+    """The brain's points from a game: 1 won, 0 lost, half a draw."""
+    return 1.0 if won else 0.0 if lost else 0.5
+
+
 def course(args):
     """Per run: the brain's results, and how its games went by the opponent's ratings: games
     where the opponent saw itself behind (at most -300) or announced its loss, and among the
@@ -319,7 +324,7 @@ def pairs(args):
             result = brain_result(props, args.brain)
             if result is not None:
                 black, won, lost = result
-                out[(tuple(moves[:opening]), black)] = 1 if won else 0 if lost else 0.5
+                out[(tuple(moves[:opening]), black)] = game_score(won, lost)
         return out
     better = [0, 0]
     for run_a, run_b in zip(args.a, args.b):
@@ -344,7 +349,7 @@ def calibration(args):
             if result is None:
                 continue
             black, won, lost = result
-            score = 1.0 if won else 0.0 if lost else 0.5
+            score = game_score(won, lost)
             for ply, ev in evals.get(props["GN"], {}).items():
                 if "M" in ev or not args.first <= ply - opening <= args.last:
                     continue
