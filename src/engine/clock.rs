@@ -11,6 +11,13 @@ use std::time::Duration;
 pub const EXPECTED_STONES: usize = 70;
 /// The fewest moves the match clock's share assumes still to come.
 pub const MIN_MOVES_TO_GO: u64 = 8;
+/// Games against strong engines are mostly decided in the first moves out of the opening (a
+/// threat sequence 25-40 plies long found by one side), so a move gets this many times its
+/// share of the match clock while the board holds at most [`EARLY_STONES`] stones, falling
+/// to one share at [`MIDDLE_STONES`].
+pub const EARLY_WEIGHT: f64 = 2.0;
+pub const EARLY_STONES: usize = 20;
+pub const MIDDLE_STONES: usize = 40;
 
 /// `time_left` value meaning "no match limit".
 pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
@@ -64,6 +71,17 @@ impl TimeSettings {
         expected.clamp(MIN_MOVES_TO_GO.min(configured), configured)
     }
 
+    /// How many shares of the match clock a move gets with `stones` on the board: more while
+    /// the game is young (see [`EARLY_WEIGHT`]).
+    fn phase_weight(stones: usize) -> f64 {
+        if stones <= EARLY_STONES {
+            return EARLY_WEIGHT;
+        }
+        let towards_middle = (stones.min(MIDDLE_STONES) - EARLY_STONES) as f64
+            / (MIDDLE_STONES - EARLY_STONES) as f64;
+        EARLY_WEIGHT + (1.0 - EARLY_WEIGHT) * towards_middle
+    }
+
     /// The budget for the next move, with `stones` on the board. `own_time_used` is what our
     /// moves of this match took so far, used only when the manager sends `timeout_match`
     /// without `time_left`.
@@ -90,7 +108,8 @@ impl TimeSettings {
                 // Spend a share of what is left, plus the increment we get back; never bet more
                 // than a third of the remaining time on one move.
                 let increment = self.time_increment.max(0) as u64;
-                let share = usable / self.moves_left(stones) + increment;
+                let shares = Self::phase_weight(stones) / self.moves_left(stones) as f64;
+                let share = (usable as f64 * shares) as u64 + increment;
                 (Some(usable / 3 + increment.min(usable)), Some(share))
             }
         };
@@ -156,10 +175,11 @@ mod tests {
 
     #[test]
     fn fastgame_shares_the_match_time() {
-        // Gomocup fastgame: 5 s a move, 120 s a match.
+        // Gomocup fastgame: 5 s a move, 120 s a match. The first moves' two shares
+        // (2 x 119.9 s / 25) are more than the turn allows.
         let b = settings(5000, 120_000, Some(120_000)).budget(Duration::ZERO, 0);
-        assert!(ms(b.hard) <= 4900);
-        assert_eq!(ms(b.target), (120_000 - 100) / 25);
+        assert_eq!(ms(b.hard), 4900);
+        assert_eq!(ms(b.target), 4900);
         assert!(b.banked);
         // Late in the match, the share shrinks and the hard cap stays under a third of what is left.
         let b = settings(5000, 120_000, Some(3000)).budget(Duration::ZERO, 0);
@@ -167,15 +187,29 @@ mod tests {
         assert!(b.target <= b.hard);
     }
 
+    /// Whether `a` and `b` differ by at most a millisecond (the shares are rounded down).
+    fn near(a: u64, b: u64) -> bool {
+        a.abs_diff(b) <= 1
+    }
+
     #[test]
-    fn the_middle_game_gets_more_of_the_match_clock() {
+    fn the_first_moves_out_of_the_opening_get_more_of_the_match_clock() {
         let s = settings(-1, 120_000, Some(60_000));
         let share = |stones| ms(s.budget(Duration::ZERO, stones).target);
-        assert_eq!(share(10), (60_000 - 100) / 25, "the configured moves to go");
-        assert_eq!(share(40), (60_000 - 100) / 15);
-        assert_eq!(share(60), (60_000 - 100) / 8, "never fewer than 8 moves");
+        let usable = 60_000 - 100;
+        assert!(
+            near(share(10), 2 * usable / 25),
+            "two shares of 25 moves to go"
+        );
+        assert!(near(share(20), 2 * usable / 25));
+        assert!(near(share(30), 3 * usable / 2 / 20), "one and a half of 20");
+        assert!(
+            near(share(40), usable / 15),
+            "one share of 15 from 40 stones on"
+        );
+        assert!(near(share(60), usable / 8), "never fewer than 8 moves");
         assert_eq!(share(150), share(60));
-        assert!(share(40) > share(10));
+        assert!(share(10) > share(30) && share(30) > share(40));
     }
 
     #[test]
