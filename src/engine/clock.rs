@@ -12,12 +12,13 @@ pub const EXPECTED_STONES: usize = 70;
 /// The fewest moves the match clock's share assumes still to come.
 pub const MIN_MOVES_TO_GO: u64 = 8;
 /// Games against strong engines are mostly decided in the first moves out of the opening (a
-/// threat sequence 25-40 plies long found by one side), so a move gets this many times its
-/// share of the match clock while the board holds at most [`EARLY_STONES`] stones, falling
-/// to one share at [`MIDDLE_STONES`].
-pub const EARLY_WEIGHT: f64 = 2.0;
-pub const EARLY_STONES: usize = 20;
-pub const MIDDLE_STONES: usize = 40;
+/// threat sequence 25-40 plies long found by one side), so a move gets this many shares of the
+/// match clock while the board is young.
+const EARLY_WEIGHT: f64 = 2.0;
+/// Up to this many stones on the board a move gets [`EARLY_WEIGHT`] shares...
+const EARLY_STONES: usize = 20;
+/// ...falling linearly to one share at this many.
+const MIDDLE_STONES: usize = 40;
 
 /// `time_left` value meaning "no match limit".
 pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
@@ -62,9 +63,9 @@ impl TimeBudget {
 impl TimeSettings {
     /// Our moves still to come, as the share of a match clock assumes: the configured
     /// `moves_to_go` while the board is young, fewer as it fills (a game between strong players
-    /// is rarely still open past [`EXPECTED_STONES`]), never fewer than [`MIN_MOVES_TO_GO`]. The
-    /// middle game, where the moves decide, gets the time instead of the end of a game that
-    /// is over before the clock is.
+    /// is rarely still open past [`EXPECTED_STONES`]), never fewer than [`MIN_MOVES_TO_GO`]: the
+    /// time goes to the game while it is open, not to the end of a game that is over before
+    /// the clock is.
     fn moves_left(&self, stones: usize) -> u64 {
         let configured = u64::from(self.moves_to_go.max(1));
         let expected = (EXPECTED_STONES.saturating_sub(stones) / 2) as u64;
@@ -74,12 +75,9 @@ impl TimeSettings {
     /// How many shares of the match clock a move gets with `stones` on the board: more while
     /// the game is young (see [`EARLY_WEIGHT`]).
     fn phase_weight(stones: usize) -> f64 {
-        if stones <= EARLY_STONES {
-            return EARLY_WEIGHT;
-        }
-        let towards_middle = (stones.min(MIDDLE_STONES) - EARLY_STONES) as f64
-            / (MIDDLE_STONES - EARLY_STONES) as f64;
-        EARLY_WEIGHT + (1.0 - EARLY_WEIGHT) * towards_middle
+        let towards_middle =
+            (stones as f64 - EARLY_STONES as f64) / (MIDDLE_STONES - EARLY_STONES) as f64;
+        EARLY_WEIGHT + (1.0 - EARLY_WEIGHT) * towards_middle.clamp(0.0, 1.0)
     }
 
     /// The budget for the next move, with `stones` on the board. `own_time_used` is what our
