@@ -37,6 +37,11 @@ it went on to make, per colour:
 
     python3 scripts/defence-set.py calibration runs/hoshi-vs-rapfi ... --brain hoshi
 
+How long each engine thought a move (the last time it printed while choosing the move: Hoshi's
+`tm`, Rapfi's `Time`), its mean, median and longest:
+
+    python3 scripts/defence-set.py times runs/hoshi-vs-rapfi ...
+
 In a wins set (its first line `# kind: wins`) `safe` lists the moves that keep the win (the
 oracle, to move after them, announces its loss) and `losing` the moves that let it go.
 
@@ -337,6 +342,33 @@ def pairs(args):
     print(f"better for A: {better[0]}, for B: {better[1]}; two-sided sign test p = {p:.3f}")
 
 
+def move_times(path):
+    """Per engine name, the time each of its moves took: the last `tm N` (Hoshi) or `Time Nms`
+    (Rapfi) it printed while choosing that move."""
+    last, game = {}, None
+    for line in open(path, errors="replace"):
+        m = re.match(r"Game ID: (\d+)", line)
+        if m:
+            game = m.group(1)
+            continue
+        m = re.match(r"(\d+)\) (\S+): .*(?:\btm (\d+)\b|\bTime (\d+)ms\b)", line)
+        if m and game is not None:
+            last[(m.group(2), game, int(m.group(1)))] = int(m.group(3) or m.group(4))
+    times = collections.defaultdict(list)
+    for (name, _, _), ms in last.items():
+        times[name].append(ms)
+    return times
+
+
+def times(args):
+    """Each engine's time a move in each run: moves, mean, median, longest."""
+    for run in args.runs:
+        for name, ms in sorted(move_times(f"{run}/messages.txt").items()):
+            ms.sort()
+            print(f"{run} {name}: {len(ms)} moves, mean {sum(ms) / len(ms):.0f} ms, "
+                  f"median {ms[len(ms) // 2]} ms, longest {ms[-1]} ms")
+
+
 def calibration(args):
     """How far a brain's own ratings can be trusted: its moves from `--first` to `--last` plies
     after the opening, binned by the expected score its `ev` gives (`1 / (1 + exp(-ev /
@@ -496,6 +528,8 @@ def main():
     e.add_argument("--first", type=int, default=1, help="first ply after the opening read")
     e.add_argument("--last", type=int, default=30, help="last ply after the opening read")
     e.add_argument("--bins", type=int, default=5)
+    t = sub.add_parser("times", help="each engine's time a move in match_run.py output folders")
+    t.add_argument("runs", nargs="+")
     k = sub.add_parser("check", help="how often a brain's move is safe")
     k.add_argument("set")
     k.add_argument("--engine", required=True)
@@ -507,7 +541,8 @@ def main():
     k.add_argument("--update", action="store_true", help="write the oracle's new verdicts back")
     args = ap.parse_args()
     {"collect": collect, "wins": wins, "build": build, "check": check,
-     "course": course, "pairs": pairs, "calibration": calibration}[args.command](args)
+     "course": course, "pairs": pairs, "calibration": calibration,
+     "times": times}[args.command](args)
 
 
 if __name__ == "__main__":
