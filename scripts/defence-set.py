@@ -166,18 +166,27 @@ def sgf_games(path):
         yield props, moves, opening
 
 
-def final_evals(path, name):
-    """Per game id, per ply: the last eval `name` printed while choosing that ply's move (Rapfi's
-    `Eval`, Hoshi's `ev`)."""
-    evals, game = collections.defaultdict(dict), None
+def engine_lines(path):
+    """Each engine line of match_run.py's messages.txt as (game id, ply, engine name, text)."""
+    game = None
     for line in open(path, errors="replace"):
         m = re.match(r"Game ID: (\d+)", line)
         if m:
             game = m.group(1)
             continue
-        m = re.match(rf"(\d+)\) {re.escape(name)}: .*(?:Eval| ev) ([+-]?M?\d+)", line)
+        m = re.match(r"(\d+)\) (\S+): (.*)", line)
         if m and game is not None:
-            evals[game][int(m.group(1))] = m.group(2)
+            yield game, int(m.group(1)), m.group(2), m.group(3)
+
+
+def final_evals(path, name):
+    """Per game id, per ply: the last eval `name` printed while choosing that ply's move (Rapfi's
+    `Eval`, Hoshi's `ev`)."""
+    evals = collections.defaultdict(dict)
+    for game, ply, engine, text in engine_lines(path):
+        m = re.search(r"(?:Eval| ev) ([+-]?M?\d+)", text)
+        if m and engine == name:
+            evals[game][ply] = m.group(1)
     return evals
 
 
@@ -345,18 +354,14 @@ def pairs(args):
 def move_times(path):
     """Per engine name, the time each of its moves took: the last `tm N` (Hoshi) or `Time Nms`
     (Rapfi) it printed while choosing that move."""
-    last, game = {}, None
-    for line in open(path, errors="replace"):
-        m = re.match(r"Game ID: (\d+)", line)
+    last = {}
+    for game, ply, engine, text in engine_lines(path):
+        m = re.search(r"\btm (\d+)\b|\bTime (\d+)ms\b", text)
         if m:
-            game = m.group(1)
-            continue
-        m = re.match(r"(\d+)\) (\S+): .*(?:\btm (\d+)\b|\bTime (\d+)ms\b)", line)
-        if m and game is not None:
-            last[(m.group(2), game, int(m.group(1)))] = int(m.group(3) or m.group(4))
+            last[(engine, game, ply)] = int(m.group(1) or m.group(2))
     times = collections.defaultdict(list)
-    for (name, _, _), ms in last.items():
-        times[name].append(ms)
+    for (engine, _, _), ms in last.items():
+        times[engine].append(ms)
     return times
 
 
