@@ -78,6 +78,11 @@ pub struct SelfplayArgs {
     /// Playouts of those deep searches.
     #[arg(long)]
     pub deep_nodes: Option<u64>,
+    /// White's full searches (out of the deep moves) take this many playouts instead of
+    /// --nodes: a stronger white, so that black's value learns the defences a white of black's
+    /// strength misses (renju). Default: as black's.
+    #[arg(long)]
+    pub white_nodes: Option<u64>,
     /// Games per shard file before a new one is opened.
     #[arg(long, default_value_t = 1000)]
     pub games_per_shard: usize,
@@ -120,6 +125,7 @@ pub fn run(args: &SelfplayArgs, config: &Config, out: &mut dyn Write) -> Result<
             prune_visits: args.prune_visits,
             deep_moves: args.deep_moves,
             deep_nodes: args.deep_nodes,
+            white_nodes: args.white_nodes,
             ..args.game.play_options()
         },
         opening: args.game.opening(),

@@ -91,6 +91,10 @@ pub struct PlayOptions {
     pub deep_moves: usize,
     /// Playout limit of those deep searches.
     pub deep_nodes: Option<u64>,
+    /// White's full searches out of the deep moves take this many playouts instead of
+    /// `max_nodes` (None: as black's). A stronger white in renju self-play teaches black's
+    /// value the defences its own white misses at black's playouts.
+    pub white_nodes: Option<u64>,
 }
 
 /// Playout cap randomization: each move is a full search with probability `full_share`
@@ -121,6 +125,7 @@ impl Default for PlayOptions {
             prune_visits: 0,
             deep_moves: 0,
             deep_nodes: None,
+            white_nodes: None,
         }
     }
 }
@@ -148,6 +153,11 @@ impl PlayOptions {
                 "deep opening searches need a playout count above 0".into(),
             ));
         }
+        if self.white_nodes == Some(0) {
+            return Err(TrainError::Config(
+                "white's searches need a playout count above 0".into(),
+            ));
+        }
         if let Some(cap) = self.playout_cap {
             if !(cap.full_share > 0.0 && cap.full_share <= 1.0) {
                 return Err(TrainError::Config(format!(
@@ -165,8 +175,8 @@ impl PlayOptions {
     }
 
     /// The limits of a full search, or of a cheap one, as the game's `searched`-th searched
-    /// move (from 0).
-    fn limits(&self, full: bool, searched: usize) -> Limits {
+    /// move (from 0), played by `mover`.
+    fn limits(&self, full: bool, searched: usize, mover: Color) -> Limits {
         let movetime = match self.playout_cap {
             Some(cap) if !full && cap.cheap_movetime_ms > 0 => cap.cheap_movetime_ms,
             _ => self.movetime_ms,
@@ -179,6 +189,7 @@ impl PlayOptions {
         limits.max_nodes = match self.playout_cap {
             Some(cap) if !full => Some(cap.cheap_nodes),
             _ if searched < self.deep_moves => self.deep_nodes,
+            _ if mover == Color::White && self.white_nodes.is_some() => self.white_nodes,
             _ => self.max_nodes,
         };
         limits
@@ -330,7 +341,7 @@ pub fn play_game<R: Rng>(
         let request = ThinkRequest {
             board: board.clone(),
             blocked: Vec::new(),
-            limits: options.limits(full, searched),
+            limits: options.limits(full, searched, me),
         };
         let answer = thinker.think(&request, stop);
         if stop.load(Ordering::Relaxed) {
@@ -628,8 +639,11 @@ mod tests {
             }),
             ..options.clone()
         };
-        assert!(timed.limits(false, 0).hard.is_some() && timed.limits(true, 0).hard.is_none());
-        assert!(options.limits(false, 0).hard.is_none());
+        assert!(
+            timed.limits(false, 0, Color::Black).hard.is_some()
+                && timed.limits(true, 0, Color::Black).hard.is_none()
+        );
+        assert!(options.limits(false, 0, Color::Black).hard.is_none());
         let share = samples as f64 / searched as f64;
         assert!((0.1..0.45).contains(&share), "{samples} of {searched}");
 
@@ -642,7 +656,7 @@ mod tests {
         let b = a.clone();
         assert!(plain.draw_full(&mut a));
         assert_eq!(a.gen::<u64>(), b.clone().gen::<u64>());
-        assert_eq!(plain.limits(true, 0).max_nodes, Some(800));
+        assert_eq!(plain.limits(true, 0, Color::Black).max_nodes, Some(800));
         // A cap of share 1 searches everything in full.
         let all = PlayOptions {
             playout_cap: Some(PlayoutCap {
@@ -676,7 +690,9 @@ mod tests {
             ..PlayOptions::default()
         };
         assert!(options.validate().is_ok());
-        let nodes: Vec<Option<u64>> = (0..5).map(|i| options.limits(true, i).max_nodes).collect();
+        let nodes: Vec<Option<u64>> = (0..5)
+            .map(|i| options.limits(true, i, Color::Black).max_nodes)
+            .collect();
         assert_eq!(
             nodes,
             [Some(8000), Some(8000), Some(8000), Some(800), Some(800)]
@@ -690,13 +706,41 @@ mod tests {
             }),
             ..options.clone()
         };
-        assert_eq!(capped.limits(false, 0).max_nodes, Some(100));
-        assert_eq!(capped.limits(true, 0).max_nodes, Some(8000));
+        assert_eq!(capped.limits(false, 0, Color::Black).max_nodes, Some(100));
+        assert_eq!(capped.limits(true, 0, Color::Black).max_nodes, Some(8000));
         let without = PlayOptions {
             deep_nodes: None,
             ..options
         };
         assert!(without.validate().is_err());
+    }
+
+    #[test]
+    fn a_stronger_white_searches_more_out_of_the_deep_moves() {
+        let options = PlayOptions {
+            movetime_ms: 0,
+            max_nodes: Some(800),
+            deep_moves: 2,
+            deep_nodes: Some(8000),
+            white_nodes: Some(3200),
+            playout_cap: Some(PlayoutCap {
+                full_share: 0.5,
+                cheap_nodes: 100,
+                cheap_movetime_ms: 0,
+            }),
+            ..PlayOptions::default()
+        };
+        assert!(options.validate().is_ok());
+        let nodes = |full, searched, mover| options.limits(full, searched, mover).max_nodes;
+        assert_eq!(nodes(true, 5, Color::White), Some(3200));
+        assert_eq!(nodes(true, 5, Color::Black), Some(800));
+        assert_eq!(nodes(true, 1, Color::White), Some(8000));
+        assert_eq!(nodes(false, 5, Color::White), Some(100));
+        let none = PlayOptions {
+            white_nodes: Some(0),
+            ..options
+        };
+        assert!(none.validate().is_err());
     }
 
     #[test]
