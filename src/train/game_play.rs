@@ -189,7 +189,7 @@ impl PlayOptions {
         limits.max_nodes = match self.playout_cap {
             Some(cap) if !full => Some(cap.cheap_nodes),
             _ if searched < self.deep_moves => self.deep_nodes,
-            _ if mover == Color::White && self.white_nodes.is_some() => self.white_nodes,
+            _ if mover == Color::White => self.white_nodes.or(self.max_nodes),
             _ => self.max_nodes,
         };
         limits
